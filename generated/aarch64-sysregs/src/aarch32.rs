@@ -27,14 +27,19 @@
     clippy::missing_errors_doc,
     reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
 )]
-/// `ACTLR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ACTLR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c0, 1`, read/write, layout [`ActlrArm`](crate::ActlrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ACTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ACTLR;
+#[cfg(feature = "aarch32")]
 impl ACTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -114,14 +119,19 @@ impl ACTLR {
         Self::write(value);
     }
 }
-/// `ACTLR2`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ACTLR2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c0, 3`, read/write, layout [`Actlr2`](crate::Actlr2).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ACTLR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ACTLR2;
+#[cfg(feature = "aarch32")]
 impl ACTLR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -201,14 +211,19 @@ impl ACTLR2 {
         Self::write(value);
     }
 }
-/// `ADFSR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ADFSR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c1, 0`, read/write, layout [`Adfsr`](crate::Adfsr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ADFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ADFSR;
+#[cfg(feature = "aarch32")]
 impl ADFSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -286,14 +301,19 @@ impl ADFSR {
         Self::write(value);
     }
 }
-/// `AIDR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `AIDR`:
 ///
 /// `MRC`/`MCR` `p15, 1, c0, c0, 7`, read-only, layout [`AidrArm`](crate::AidrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, AIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AIDR;
+#[cfg(feature = "aarch32")]
 impl AIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -332,14 +352,19 @@ impl AIDR {
         armreg_rt::Value::<crate::AidrArm>::from_bits_retain(raw as u32)
     }
 }
-/// `AIFSR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `AIFSR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c1, 1`, read/write, layout [`Aifsr`](crate::Aifsr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, AIFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AIFSR;
+#[cfg(feature = "aarch32")]
 impl AIFSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -417,14 +442,19 @@ impl AIFSR {
         Self::write(value);
     }
 }
-/// `AMAIR0`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `AMAIR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c10, c3, 0`, read/write, layout [`Amair0`](crate::Amair0).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, AMAIR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMAIR0;
+#[cfg(feature = "aarch32")]
 impl AMAIR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -504,14 +534,19 @@ impl AMAIR0 {
         Self::write(value);
     }
 }
-/// `AMAIR1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `AMAIR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c10, c3, 1`, read/write, layout [`Amair1`](crate::Amair1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, AMAIR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMAIR1;
+#[cfg(feature = "aarch32")]
 impl AMAIR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -591,14 +626,19 @@ impl AMAIR1 {
         Self::write(value);
     }
 }
-/// `AMCFGR`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMCFGR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c2, 1`, read-only, layout [`Amcfgr`](crate::Amcfgr).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMCFGR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMCFGR;
+#[cfg(feature = "aarch32")]
 impl AMCFGR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -637,14 +677,19 @@ impl AMCFGR {
         armreg_rt::Value::<crate::Amcfgr>::from_bits_retain(raw as u32)
     }
 }
-/// `AMCGCR`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMCGCR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c2, 2`, read-only, layout [`Amcgcr`](crate::Amcgcr).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMCGCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMCGCR;
+#[cfg(feature = "aarch32")]
 impl AMCGCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -683,14 +728,19 @@ impl AMCGCR {
         armreg_rt::Value::<crate::Amcgcr>::from_bits_retain(raw as u32)
     }
 }
-/// `AMCNTENCLR0`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMCNTENCLR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c2, 4`, read/write, layout [`Amcntenclr0`](crate::Amcntenclr0).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMCNTENCLR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMCNTENCLR0;
+#[cfg(feature = "aarch32")]
 impl AMCNTENCLR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -772,14 +822,19 @@ impl AMCNTENCLR0 {
         Self::write(value);
     }
 }
-/// `AMCNTENCLR1`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMCNTENCLR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c3, 0`, read/write, layout [`Amcntenclr1`](crate::Amcntenclr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMCNTENCLR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMCNTENCLR1;
+#[cfg(feature = "aarch32")]
 impl AMCNTENCLR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -861,14 +916,19 @@ impl AMCNTENCLR1 {
         Self::write(value);
     }
 }
-/// `AMCNTENSET0`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMCNTENSET0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c2, 5`, read/write, layout [`Amcntenset0`](crate::Amcntenset0).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMCNTENSET0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMCNTENSET0;
+#[cfg(feature = "aarch32")]
 impl AMCNTENSET0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -950,14 +1010,19 @@ impl AMCNTENSET0 {
         Self::write(value);
     }
 }
-/// `AMCNTENSET1`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMCNTENSET1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c3, 1`, read/write, layout [`Amcntenset1`](crate::Amcntenset1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMCNTENSET1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMCNTENSET1;
+#[cfg(feature = "aarch32")]
 impl AMCNTENSET1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -1039,14 +1104,19 @@ impl AMCNTENSET1 {
         Self::write(value);
     }
 }
-/// `AMCR`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMCR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c2, 0`, read/write, layout [`Amcr`](crate::Amcr).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMCR;
+#[cfg(feature = "aarch32")]
 impl AMCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -1124,14 +1194,19 @@ impl AMCR {
         Self::write(value);
     }
 }
-/// `AMEVCNTR00`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR00`:
 ///
 /// `MRRC`/`MCRR` `p15, 0, c0`, read/write, layout [`Amevcntr0`](crate::Amevcntr0).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR0&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR00;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR00 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1210,14 +1285,19 @@ impl AMEVCNTR00 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR01`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR01`:
 ///
 /// `MRRC`/`MCRR` `p15, 1, c0`, read/write, layout [`Amevcntr0`](crate::Amevcntr0).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR0&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR01;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR01 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1296,14 +1376,19 @@ impl AMEVCNTR01 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR02`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR02`:
 ///
 /// `MRRC`/`MCRR` `p15, 2, c0`, read/write, layout [`Amevcntr0`](crate::Amevcntr0).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR0&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR02;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR02 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1382,14 +1467,19 @@ impl AMEVCNTR02 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR03`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR03`:
 ///
 /// `MRRC`/`MCRR` `p15, 3, c0`, read/write, layout [`Amevcntr0`](crate::Amevcntr0).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR0&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR03;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR03 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1468,14 +1558,19 @@ impl AMEVCNTR03 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR10`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR10`:
 ///
 /// `MRRC`/`MCRR` `p15, 0, c4`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR10;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1554,14 +1649,19 @@ impl AMEVCNTR10 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR11`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR11`:
 ///
 /// `MRRC`/`MCRR` `p15, 1, c4`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR11;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1640,14 +1740,19 @@ impl AMEVCNTR11 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR110`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR110`:
 ///
 /// `MRRC`/`MCRR` `p15, 2, c5`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR110;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR110 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1726,14 +1831,19 @@ impl AMEVCNTR110 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR111`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR111`:
 ///
 /// `MRRC`/`MCRR` `p15, 3, c5`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR111;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR111 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1812,14 +1922,19 @@ impl AMEVCNTR111 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR112`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR112`:
 ///
 /// `MRRC`/`MCRR` `p15, 4, c5`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR112;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR112 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1898,14 +2013,19 @@ impl AMEVCNTR112 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR113`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR113`:
 ///
 /// `MRRC`/`MCRR` `p15, 5, c5`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR113;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR113 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -1984,14 +2104,19 @@ impl AMEVCNTR113 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR114`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR114`:
 ///
 /// `MRRC`/`MCRR` `p15, 6, c5`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR114;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR114 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2070,14 +2195,19 @@ impl AMEVCNTR114 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR115`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR115`:
 ///
 /// `MRRC`/`MCRR` `p15, 7, c5`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR115;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR115 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2156,14 +2286,19 @@ impl AMEVCNTR115 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR12`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR12`:
 ///
 /// `MRRC`/`MCRR` `p15, 2, c4`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR12;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2242,14 +2377,19 @@ impl AMEVCNTR12 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR13`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR13`:
 ///
 /// `MRRC`/`MCRR` `p15, 3, c4`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR13;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2328,14 +2468,19 @@ impl AMEVCNTR13 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR14`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR14`:
 ///
 /// `MRRC`/`MCRR` `p15, 4, c4`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR14;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2414,14 +2559,19 @@ impl AMEVCNTR14 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR15`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR15`:
 ///
 /// `MRRC`/`MCRR` `p15, 5, c4`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR15;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2500,14 +2650,19 @@ impl AMEVCNTR15 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR16`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR16`:
 ///
 /// `MRRC`/`MCRR` `p15, 6, c4`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR16;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR16 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2586,14 +2741,19 @@ impl AMEVCNTR16 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR17`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR17`:
 ///
 /// `MRRC`/`MCRR` `p15, 7, c4`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR17;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR17 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2672,14 +2832,19 @@ impl AMEVCNTR17 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR18`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR18`:
 ///
 /// `MRRC`/`MCRR` `p15, 0, c5`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR18;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR18 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2758,14 +2923,19 @@ impl AMEVCNTR18 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR19`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVCNTR19`:
 ///
 /// `MRRC`/`MCRR` `p15, 1, c5`, read/write, layout [`Amevcntr1`](crate::Amevcntr1).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVCNTR19;
+#[cfg(feature = "aarch32")]
 impl AMEVCNTR19 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -2844,16 +3014,21 @@ impl AMEVCNTR19 {
         Self::write(value);
     }
 }
-/// `AMEVTYPER0<n>`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVTYPER0<n>`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c6, 0`, read-only, layout [`Amevtyper0`](crate::Amevtyper0).
 ///
 /// An array of 4 registers: `AMEVTYPER0.at::<N>()` is element N, checked when the program is compiled (one instruction); `AMEVTYPER0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, AMEVTYPER0&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVTYPER0;
+#[cfg(feature = "aarch32")]
 impl AMEVTYPER0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -2886,12 +3061,14 @@ impl AMEVTYPER0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for AMEVTYPER0 {
     type Layout = crate::Amevtyper0;
     type Access = armreg_rt::access::Ro;
     const COUNT: usize = 4;
     const NAME: &'static str = "AMEVTYPER0<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for AMEVTYPER0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -2927,16 +3104,21 @@ impl armreg_rt::array::ReadElement for AMEVTYPER0 {
         }
     }
 }
-/// `AMEVTYPER1<n>`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMEVTYPER1<n>`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c14, 0`, read/write, layout [`Amevtyper1`](crate::Amevtyper1).
 ///
 /// An array of 16 registers: `AMEVTYPER1.at::<N>()` is element N, checked when the program is compiled (one instruction); `AMEVTYPER1.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, AMEVTYPER1&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMEVTYPER1;
+#[cfg(feature = "aarch32")]
 impl AMEVTYPER1 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -2969,12 +3151,14 @@ impl AMEVTYPER1 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for AMEVTYPER1 {
     type Layout = crate::Amevtyper1;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "AMEVTYPER1<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for AMEVTYPER1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -3022,6 +3206,7 @@ impl armreg_rt::array::ReadElement for AMEVTYPER1 {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for AMEVTYPER1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -3067,14 +3252,19 @@ impl armreg_rt::array::WriteElement for AMEVTYPER1 {
         }
     }
 }
-/// `AMUSERENR`: Present when FEAT_AMUv1 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `AMUSERENR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c2, 3`, read/write, layout [`Amuserenr`](crate::Amuserenr).
+///
+/// Implemented when `FEAT_AMUv1 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, AMUSERENR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct AMUSERENR;
+#[cfg(feature = "aarch32")]
 impl AMUSERENR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3155,14 +3345,19 @@ impl AMUSERENR {
         Self::write(value);
     }
 }
-/// `ATS12NSOPR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `ATS12NSOPR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c8, 4`, write-only, layout [`Ats12nsopr`](crate::Ats12nsopr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, ATS12NSOPR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS12NSOPR;
+#[cfg(feature = "aarch32")]
 impl ATS12NSOPR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3200,14 +3395,19 @@ impl ATS12NSOPR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS12NSOPW`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `ATS12NSOPW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c8, 5`, write-only, layout [`Ats12nsopw`](crate::Ats12nsopw).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, ATS12NSOPW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS12NSOPW;
+#[cfg(feature = "aarch32")]
 impl ATS12NSOPW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3245,14 +3445,19 @@ impl ATS12NSOPW {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS12NSOUR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `ATS12NSOUR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c8, 6`, write-only, layout [`Ats12nsour`](crate::Ats12nsour).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, ATS12NSOUR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS12NSOUR;
+#[cfg(feature = "aarch32")]
 impl ATS12NSOUR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3290,14 +3495,19 @@ impl ATS12NSOUR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS12NSOUW`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `ATS12NSOUW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c8, 7`, write-only, layout [`Ats12nsouw`](crate::Ats12nsouw).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, ATS12NSOUW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS12NSOUW;
+#[cfg(feature = "aarch32")]
 impl ATS12NSOUW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3335,14 +3545,19 @@ impl ATS12NSOUW {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS1CPR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ATS1CPR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c8, 0`, write-only, layout [`Ats1cpr`](crate::Ats1cpr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ATS1CPR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS1CPR;
+#[cfg(feature = "aarch32")]
 impl ATS1CPR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3380,14 +3595,19 @@ impl ATS1CPR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS1CPRP`: Present when HaveAArch32EL(EL1) && FEAT_PAN2.
+#[cfg(feature = "aarch32")]
+/// `ATS1CPRP`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c9, 0`, write-only, layout [`Ats1cprp`](crate::Ats1cprp).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_PAN2`.
 ///
 /// Source: Arm ARM DDI0487, ATS1CPRP
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS1CPRP;
+#[cfg(feature = "aarch32")]
 impl ATS1CPRP {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3425,14 +3645,19 @@ impl ATS1CPRP {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS1CPW`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ATS1CPW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c8, 1`, write-only, layout [`Ats1cpw`](crate::Ats1cpw).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ATS1CPW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS1CPW;
+#[cfg(feature = "aarch32")]
 impl ATS1CPW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3470,14 +3695,19 @@ impl ATS1CPW {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS1CPWP`: Present when HaveAArch32EL(EL1) && FEAT_PAN2.
+#[cfg(feature = "aarch32")]
+/// `ATS1CPWP`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c9, 1`, write-only, layout [`Ats1cpwp`](crate::Ats1cpwp).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_PAN2`.
 ///
 /// Source: Arm ARM DDI0487, ATS1CPWP
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS1CPWP;
+#[cfg(feature = "aarch32")]
 impl ATS1CPWP {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3515,14 +3745,19 @@ impl ATS1CPWP {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS1CUR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ATS1CUR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c8, 2`, write-only, layout [`Ats1cur`](crate::Ats1cur).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ATS1CUR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS1CUR;
+#[cfg(feature = "aarch32")]
 impl ATS1CUR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3560,14 +3795,19 @@ impl ATS1CUR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS1CUW`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ATS1CUW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c8, 3`, write-only, layout [`Ats1cuw`](crate::Ats1cuw).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ATS1CUW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS1CUW;
+#[cfg(feature = "aarch32")]
 impl ATS1CUW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3605,14 +3845,19 @@ impl ATS1CUW {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS1HR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `ATS1HR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c7, c8, 0`, write-only, layout [`Ats1hr`](crate::Ats1hr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, ATS1HR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS1HR;
+#[cfg(feature = "aarch32")]
 impl ATS1HR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3650,14 +3895,19 @@ impl ATS1HR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ATS1HW`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `ATS1HW`:
 ///
 /// `MRC`/`MCR` `p15, 4, c7, c8, 1`, write-only, layout [`Ats1hw`](crate::Ats1hw).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, ATS1HW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ATS1HW;
+#[cfg(feature = "aarch32")]
 impl ATS1HW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3695,14 +3945,19 @@ impl ATS1HW {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `BPIALL`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `BPIALL`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c5, 6`, write-only, layout [`Bpiall`](crate::Bpiall).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, BPIALL
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct BPIALL;
+#[cfg(feature = "aarch32")]
 impl BPIALL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3740,14 +3995,19 @@ impl BPIALL {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `BPIALLIS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `BPIALLIS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c1, 6`, write-only, layout [`Bpiallis`](crate::Bpiallis).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, BPIALLIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct BPIALLIS;
+#[cfg(feature = "aarch32")]
 impl BPIALLIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3785,14 +4045,19 @@ impl BPIALLIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `BPIMVA`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `BPIMVA`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c5, 7`, write-only, layout [`Bpimva`](crate::Bpimva).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, BPIMVA
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct BPIMVA;
+#[cfg(feature = "aarch32")]
 impl BPIMVA {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3830,14 +4095,19 @@ impl BPIMVA {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `CCSIDR`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is unconditional.
+#[cfg(feature = "aarch32")]
+/// `CCSIDR`: Arm's data gives 2 layouts; this is unconditional.
 ///
 /// `MRC`/`MCR` `p15, 1, c0, c0, 0`, read-only, layout [`CcsidrArm`](crate::CcsidrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, CCSIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CCSIDR;
+#[cfg(feature = "aarch32")]
 impl CCSIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3876,14 +4146,19 @@ impl CCSIDR {
         armreg_rt::Value::<crate::CcsidrArm>::from_bits_retain(raw as u32)
     }
 }
-/// `CCSIDR2`: Present when HaveAArch32EL(EL1) && FEAT_CCIDX.
+#[cfg(feature = "aarch32")]
+/// `CCSIDR2`:
 ///
 /// `MRC`/`MCR` `p15, 1, c0, c0, 2`, read-only, layout [`Ccsidr2Arm`](crate::Ccsidr2Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_CCIDX`.
 ///
 /// Source: Arm ARM DDI0487, CCSIDR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CCSIDR2;
+#[cfg(feature = "aarch32")]
 impl CCSIDR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3922,16 +4197,21 @@ impl CCSIDR2 {
         armreg_rt::Value::<crate::Ccsidr2Arm>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CCSIDR_CCIDX`: CCSIDR when FEAT_CCIDX: Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p15, 1, c0, c0, 0`, read-only, layout [`CcsidrCcidx`](crate::CcsidrCcidx).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`CCSIDR`]: the same encoding, with the layout that applies when FEAT_CCIDX.
 ///
 /// Source: Arm ARM DDI0487, CCSIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CCSIDR_CCIDX;
+#[cfg(feature = "aarch32")]
 impl CCSIDR_CCIDX {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -3971,14 +4251,19 @@ impl CCSIDR_CCIDX {
         armreg_rt::Value::<crate::CcsidrCcidx>::from_bits_retain(raw as u32)
     }
 }
-/// `CFPRCTX`: Present when HaveAArch32() && FEAT_SPECRES.
+#[cfg(feature = "aarch32")]
+/// `CFPRCTX`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c3, 4`, write-only, layout [`Cfprctx`](crate::Cfprctx).
+///
+/// Implemented when `HaveAArch32() && FEAT_SPECRES`.
 ///
 /// Source: Arm ARM DDI0487, CFPRCTX
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CFPRCTX;
+#[cfg(feature = "aarch32")]
 impl CFPRCTX {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4016,14 +4301,19 @@ impl CFPRCTX {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `CLIDR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `CLIDR`:
 ///
 /// `MRC`/`MCR` `p15, 1, c0, c0, 1`, read-only, layout [`ClidrArm`](crate::ClidrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, CLIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CLIDR;
+#[cfg(feature = "aarch32")]
 impl CLIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4062,14 +4352,19 @@ impl CLIDR {
         armreg_rt::Value::<crate::ClidrArm>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTFRQ`: Counter-timer Frequency Register (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c0, 0`, read/write, layout [`CntfrqA32`](crate::CntfrqA32).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487 CNTFRQ (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTFRQ;
+#[cfg(feature = "aarch32")]
 impl CNTFRQ {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4149,14 +4444,19 @@ impl CNTFRQ {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTHCTL`: Counter-timer Hypervisor Control (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 4, c14, c1, 0`, read/write, layout [`CnthctlA32`](crate::CnthctlA32).
 ///
+/// Implemented when `HaveAArch32EL(EL2)`.
+///
 /// Source: Arm ARM DDI0487, CNTHCTL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTHCTL;
+#[cfg(feature = "aarch32")]
 impl CNTHCTL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4236,14 +4536,19 @@ impl CNTHCTL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTHP_CTL`: Hyp mode physical timer control (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 4, c14, c2, 1`, read/write, layout [`CntpCtlA32`](crate::CntpCtlA32).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, CNTHP_CTL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTHP_CTL;
+#[cfg(feature = "aarch32")]
 impl CNTHP_CTL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4324,14 +4629,19 @@ impl CNTHP_CTL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTHP_CVAL`: Hyp mode physical timer CompareValue (AArch32 64-bit MRRC/MCRR)
 ///
 /// `MRRC`/`MCRR` `p15, 6, c14`, read/write, layout [`CntpCval`](crate::CntpCval).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, CNTHP_CVAL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTHP_CVAL;
+#[cfg(feature = "aarch32")]
 impl CNTHP_CVAL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -4410,14 +4720,19 @@ impl CNTHP_CVAL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTHP_TVAL`: Hyp mode physical timer TimerValue (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 4, c14, c2, 0`, read/write, layout [`CntpTvalA32`](crate::CntpTvalA32).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, CNTHP_TVAL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTHP_TVAL;
+#[cfg(feature = "aarch32")]
 impl CNTHP_TVAL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4499,14 +4814,19 @@ impl CNTHP_TVAL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTKCTL`: Counter-timer Kernel Control (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c1, 0`, read/write, layout [`CntkctlA32`](crate::CntkctlA32).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, CNTKCTL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTKCTL;
+#[cfg(feature = "aarch32")]
 impl CNTKCTL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4586,14 +4906,19 @@ impl CNTKCTL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTPCT`: Counter-timer Physical Count (AArch32 64-bit MRRC)
 ///
 /// `MRRC`/`MCRR` `p15, 0, c14`, read-only, layout [`Cntpct`](crate::Cntpct).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487 CNTPCT (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTPCT;
+#[cfg(feature = "aarch32")]
 impl CNTPCT {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -4630,14 +4955,19 @@ impl CNTPCT {
         armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTPCTSS`: Self-synchronised physical count, FEAT_ECV (AArch32 64-bit MRRC)
 ///
 /// `MRRC`/`MCRR` `p15, 8, c14`, read-only, layout [`Cntpct`](crate::Cntpct).
 ///
+/// Implemented when `HaveAArch32() && FEAT_ECV`.
+///
 /// Source: Arm ARM DDI0487, CNTPCTSS (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTPCTSS;
+#[cfg(feature = "aarch32")]
 impl CNTPCTSS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -4675,14 +5005,19 @@ impl CNTPCTSS {
         armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTP_CTL`: Physical timer control (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c2, 1`, read/write, layout [`CntpCtlA32`](crate::CntpCtlA32).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, CNTP_CTL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTP_CTL;
+#[cfg(feature = "aarch32")]
 impl CNTP_CTL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4763,14 +5098,19 @@ impl CNTP_CTL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTP_CVAL`: Physical timer CompareValue (AArch32 64-bit MRRC/MCRR)
 ///
 /// `MRRC`/`MCRR` `p15, 2, c14`, read/write, layout [`CntpCval`](crate::CntpCval).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, CNTP_CVAL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTP_CVAL;
+#[cfg(feature = "aarch32")]
 impl CNTP_CVAL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -4849,14 +5189,19 @@ impl CNTP_CVAL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTP_TVAL`: Physical timer TimerValue (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c2, 0`, read/write, layout [`CntpTvalA32`](crate::CntpTvalA32).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, CNTP_TVAL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTP_TVAL;
+#[cfg(feature = "aarch32")]
 impl CNTP_TVAL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -4938,14 +5283,19 @@ impl CNTP_TVAL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTVCT`: Counter-timer Virtual Count (AArch32 64-bit MRRC)
 ///
 /// `MRRC`/`MCRR` `p15, 1, c14`, read-only, layout [`Cntvct`](crate::Cntvct).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487 CNTVCT (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTVCT;
+#[cfg(feature = "aarch32")]
 impl CNTVCT {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -4982,14 +5332,19 @@ impl CNTVCT {
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTVCTSS`: Self-synchronised virtual count, FEAT_ECV (AArch32 64-bit MRRC)
 ///
 /// `MRRC`/`MCRR` `p15, 9, c14`, read-only, layout [`Cntvct`](crate::Cntvct).
 ///
+/// Implemented when `HaveAArch32() && FEAT_ECV`.
+///
 /// Source: Arm ARM DDI0487, CNTVCTSS (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTVCTSS;
+#[cfg(feature = "aarch32")]
 impl CNTVCTSS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -5027,14 +5382,19 @@ impl CNTVCTSS {
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTVOFF`: Virtual offset: the physical count minus this is the virtual count (AArch32 64-bit MRRC/MCRR)
 ///
 /// `MRRC`/`MCRR` `p15, 4, c14`, read/write, layout [`Cntvoff`](crate::Cntvoff).
 ///
+/// Implemented when `HaveAArch32EL(EL2)`.
+///
 /// Source: Arm ARM DDI0487, CNTVOFF (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTVOFF;
+#[cfg(feature = "aarch32")]
 impl CNTVOFF {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -5112,14 +5472,19 @@ impl CNTVOFF {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTV_CTL`: Counter-timer Virtual Timer Control (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c3, 1`, read/write, layout [`CntvCtlA32`](crate::CntvCtlA32).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487 CNTV_CTL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 1)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTV_CTL;
+#[cfg(feature = "aarch32")]
 impl CNTV_CTL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5200,14 +5565,19 @@ impl CNTV_CTL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTV_CVAL`: Virtual timer CompareValue (AArch32 64-bit MRRC/MCRR)
 ///
 /// `MRRC`/`MCRR` `p15, 3, c14`, read/write, layout [`CntvCval`](crate::CntvCval).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487, CNTV_CVAL (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTV_CVAL;
+#[cfg(feature = "aarch32")]
 impl CNTV_CVAL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -5286,14 +5656,19 @@ impl CNTV_CVAL {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CNTV_TVAL`: Counter-timer Virtual Timer TimerValue (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c3, 0`, read/write, layout [`CntvTvalA32`](crate::CntvTvalA32).
 ///
+/// Implemented when `HaveAArch32()`.
+///
 /// Source: Arm ARM DDI0487 CNTV_TVAL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 0)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CNTV_TVAL;
+#[cfg(feature = "aarch32")]
 impl CNTV_TVAL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5375,14 +5750,19 @@ impl CNTV_TVAL {
         Self::write(value);
     }
 }
-/// `CONTEXTIDR`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
+#[cfg(feature = "aarch32")]
+/// `CONTEXTIDR`: Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c0, 1`, read/write, layout [`ContextidrArm`](crate::ContextidrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, CONTEXTIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CONTEXTIDR;
+#[cfg(feature = "aarch32")]
 impl CONTEXTIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5464,16 +5844,21 @@ impl CONTEXTIDR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `CONTEXTIDR_EAE1`: CONTEXTIDR when (TTBCR.EAE == '1'): Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c0, 1`, read/write, layout [`ContextidrEae1`](crate::ContextidrEae1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`CONTEXTIDR`]: the same encoding, with the layout that applies when (TTBCR.EAE == '1').
 ///
 /// Source: Arm ARM DDI0487, CONTEXTIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CONTEXTIDR_EAE1;
+#[cfg(feature = "aarch32")]
 impl CONTEXTIDR_EAE1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5555,14 +5940,19 @@ impl CONTEXTIDR_EAE1 {
         Self::write(value);
     }
 }
-/// `COSPRCTX`: Present when HaveAArch32() && FEAT_SPECRES2.
+#[cfg(feature = "aarch32")]
+/// `COSPRCTX`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c3, 6`, write-only, layout [`Cosprctx`](crate::Cosprctx).
+///
+/// Implemented when `HaveAArch32() && FEAT_SPECRES2`.
 ///
 /// Source: Arm ARM DDI0487, COSPRCTX
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct COSPRCTX;
+#[cfg(feature = "aarch32")]
 impl COSPRCTX {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5600,14 +5990,19 @@ impl COSPRCTX {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `CP15DMB`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `CP15DMB`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c10, 5`, write-only, layout [`Cp15dmb`](crate::Cp15dmb).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, CP15DMB
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CP15DMB;
+#[cfg(feature = "aarch32")]
 impl CP15DMB {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5645,14 +6040,19 @@ impl CP15DMB {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `CP15DSB`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `CP15DSB`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c10, 4`, write-only, layout [`Cp15dsb`](crate::Cp15dsb).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, CP15DSB
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CP15DSB;
+#[cfg(feature = "aarch32")]
 impl CP15DSB {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5690,14 +6090,19 @@ impl CP15DSB {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `CP15ISB`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `CP15ISB`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c5, 4`, write-only, layout [`Cp15isb`](crate::Cp15isb).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, CP15ISB
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CP15ISB;
+#[cfg(feature = "aarch32")]
 impl CP15ISB {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5735,14 +6140,19 @@ impl CP15ISB {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `CPACR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `CPACR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c0, 2`, read/write, layout [`CpacrArm`](crate::CpacrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, CPACR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CPACR;
+#[cfg(feature = "aarch32")]
 impl CPACR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5822,14 +6232,19 @@ impl CPACR {
         Self::write(value);
     }
 }
-/// `CPPRCTX`: Present when HaveAArch32() && FEAT_SPECRES.
+#[cfg(feature = "aarch32")]
+/// `CPPRCTX`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c3, 7`, write-only, layout [`Cpprctx`](crate::Cpprctx).
+///
+/// Implemented when `HaveAArch32() && FEAT_SPECRES`.
 ///
 /// Source: Arm ARM DDI0487, CPPRCTX
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CPPRCTX;
+#[cfg(feature = "aarch32")]
 impl CPPRCTX {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5867,14 +6282,19 @@ impl CPPRCTX {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `CSSELR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `CSSELR`:
 ///
 /// `MRC`/`MCR` `p15, 2, c0, c0, 0`, read/write, layout [`CsselrArm`](crate::CsselrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, CSSELR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CSSELR;
+#[cfg(feature = "aarch32")]
 impl CSSELR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -5954,14 +6374,19 @@ impl CSSELR {
         Self::write(value);
     }
 }
-/// `CTR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `CTR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c0, 1`, read-only, layout [`CtrArm`](crate::CtrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, CTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct CTR;
+#[cfg(feature = "aarch32")]
 impl CTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6000,14 +6425,19 @@ impl CTR {
         armreg_rt::Value::<crate::CtrArm>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `DACR`: Domain Access Control Register (AArch32)
 ///
 /// `MRC`/`MCR` `p15, 0, c3, c0, 0`, read/write, layout [`Dacr`](crate::Dacr).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, DACR (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DACR;
+#[cfg(feature = "aarch32")]
 impl DACR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6085,14 +6515,19 @@ impl DACR {
         Self::write(value);
     }
 }
-/// `DBGAUTHSTATUS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGAUTHSTATUS`:
 ///
 /// `MRC`/`MCR` `p14, 0, c7, c14, 6`, read-only, layout [`Dbgauthstatus`](crate::Dbgauthstatus).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGAUTHSTATUS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGAUTHSTATUS;
+#[cfg(feature = "aarch32")]
 impl DBGAUTHSTATUS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6132,14 +6567,19 @@ impl DBGAUTHSTATUS {
         armreg_rt::Value::<crate::Dbgauthstatus>::from_bits_retain(raw as u32)
     }
 }
-/// `DBGBCR0`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR0`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c0, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR0;
+#[cfg(feature = "aarch32")]
 impl DBGBCR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6219,14 +6659,19 @@ impl DBGBCR0 {
         Self::write(value);
     }
 }
-/// `DBGBCR1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR1`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c1, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR1;
+#[cfg(feature = "aarch32")]
 impl DBGBCR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6306,14 +6751,19 @@ impl DBGBCR1 {
         Self::write(value);
     }
 }
-/// `DBGBCR10`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR10`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c10, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR10;
+#[cfg(feature = "aarch32")]
 impl DBGBCR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6394,14 +6844,19 @@ impl DBGBCR10 {
         Self::write(value);
     }
 }
-/// `DBGBCR11`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR11`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c11, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR11;
+#[cfg(feature = "aarch32")]
 impl DBGBCR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6482,14 +6937,19 @@ impl DBGBCR11 {
         Self::write(value);
     }
 }
-/// `DBGBCR12`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR12`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c12, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR12;
+#[cfg(feature = "aarch32")]
 impl DBGBCR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6570,14 +7030,19 @@ impl DBGBCR12 {
         Self::write(value);
     }
 }
-/// `DBGBCR13`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR13`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c13, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR13;
+#[cfg(feature = "aarch32")]
 impl DBGBCR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6658,14 +7123,19 @@ impl DBGBCR13 {
         Self::write(value);
     }
 }
-/// `DBGBCR14`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR14`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c14, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR14;
+#[cfg(feature = "aarch32")]
 impl DBGBCR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6746,14 +7216,19 @@ impl DBGBCR14 {
         Self::write(value);
     }
 }
-/// `DBGBCR15`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR15`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c15, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR15;
+#[cfg(feature = "aarch32")]
 impl DBGBCR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6834,14 +7309,19 @@ impl DBGBCR15 {
         Self::write(value);
     }
 }
-/// `DBGBCR2`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR2`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c2, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR2;
+#[cfg(feature = "aarch32")]
 impl DBGBCR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -6921,14 +7401,19 @@ impl DBGBCR2 {
         Self::write(value);
     }
 }
-/// `DBGBCR3`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR3`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c3, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR3;
+#[cfg(feature = "aarch32")]
 impl DBGBCR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7008,14 +7493,19 @@ impl DBGBCR3 {
         Self::write(value);
     }
 }
-/// `DBGBCR4`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR4`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c4, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR4;
+#[cfg(feature = "aarch32")]
 impl DBGBCR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7095,14 +7585,19 @@ impl DBGBCR4 {
         Self::write(value);
     }
 }
-/// `DBGBCR5`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR5`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c5, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR5;
+#[cfg(feature = "aarch32")]
 impl DBGBCR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7182,14 +7677,19 @@ impl DBGBCR5 {
         Self::write(value);
     }
 }
-/// `DBGBCR6`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR6`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c6, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR6;
+#[cfg(feature = "aarch32")]
 impl DBGBCR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7269,14 +7769,19 @@ impl DBGBCR6 {
         Self::write(value);
     }
 }
-/// `DBGBCR7`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR7`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c7, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR7;
+#[cfg(feature = "aarch32")]
 impl DBGBCR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7356,14 +7861,19 @@ impl DBGBCR7 {
         Self::write(value);
     }
 }
-/// `DBGBCR8`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR8`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c8, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR8;
+#[cfg(feature = "aarch32")]
 impl DBGBCR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7443,14 +7953,19 @@ impl DBGBCR8 {
         Self::write(value);
     }
 }
-/// `DBGBCR9`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGBCR9`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c9, 5`, read/write, layout [`Dbgbcr`](crate::Dbgbcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBCR9;
+#[cfg(feature = "aarch32")]
 impl DBGBCR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7530,14 +8045,19 @@ impl DBGBCR9 {
         Self::write(value);
     }
 }
-/// `DBGBVR0`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR0`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c0, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR0;
+#[cfg(feature = "aarch32")]
 impl DBGBVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7617,14 +8137,19 @@ impl DBGBVR0 {
         Self::write(value);
     }
 }
-/// `DBGBVR1`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR1`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c1, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR1;
+#[cfg(feature = "aarch32")]
 impl DBGBVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7704,14 +8229,19 @@ impl DBGBVR1 {
         Self::write(value);
     }
 }
-/// `DBGBVR10`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR10`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c10, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR10;
+#[cfg(feature = "aarch32")]
 impl DBGBVR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7792,14 +8322,19 @@ impl DBGBVR10 {
         Self::write(value);
     }
 }
-/// `DBGBVR11`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR11`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c11, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR11;
+#[cfg(feature = "aarch32")]
 impl DBGBVR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7880,14 +8415,19 @@ impl DBGBVR11 {
         Self::write(value);
     }
 }
-/// `DBGBVR12`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR12`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c12, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR12;
+#[cfg(feature = "aarch32")]
 impl DBGBVR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -7968,14 +8508,19 @@ impl DBGBVR12 {
         Self::write(value);
     }
 }
-/// `DBGBVR13`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR13`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c13, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR13;
+#[cfg(feature = "aarch32")]
 impl DBGBVR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8056,14 +8601,19 @@ impl DBGBVR13 {
         Self::write(value);
     }
 }
-/// `DBGBVR14`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR14`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c14, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR14;
+#[cfg(feature = "aarch32")]
 impl DBGBVR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8144,14 +8694,19 @@ impl DBGBVR14 {
         Self::write(value);
     }
 }
-/// `DBGBVR15`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR15`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c15, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR15;
+#[cfg(feature = "aarch32")]
 impl DBGBVR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8232,14 +8787,19 @@ impl DBGBVR15 {
         Self::write(value);
     }
 }
-/// `DBGBVR2`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR2`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c2, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR2;
+#[cfg(feature = "aarch32")]
 impl DBGBVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8319,14 +8879,19 @@ impl DBGBVR2 {
         Self::write(value);
     }
 }
-/// `DBGBVR3`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR3`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c3, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR3;
+#[cfg(feature = "aarch32")]
 impl DBGBVR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8406,14 +8971,19 @@ impl DBGBVR3 {
         Self::write(value);
     }
 }
-/// `DBGBVR4`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR4`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c4, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR4;
+#[cfg(feature = "aarch32")]
 impl DBGBVR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8493,14 +9063,19 @@ impl DBGBVR4 {
         Self::write(value);
     }
 }
-/// `DBGBVR5`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR5`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c5, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR5;
+#[cfg(feature = "aarch32")]
 impl DBGBVR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8580,14 +9155,19 @@ impl DBGBVR5 {
         Self::write(value);
     }
 }
-/// `DBGBVR6`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR6`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c6, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR6;
+#[cfg(feature = "aarch32")]
 impl DBGBVR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8667,14 +9247,19 @@ impl DBGBVR6 {
         Self::write(value);
     }
 }
-/// `DBGBVR7`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR7`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c7, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR7;
+#[cfg(feature = "aarch32")]
 impl DBGBVR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8754,14 +9339,19 @@ impl DBGBVR7 {
         Self::write(value);
     }
 }
-/// `DBGBVR8`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR8`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c8, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR8;
+#[cfg(feature = "aarch32")]
 impl DBGBVR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8841,14 +9431,19 @@ impl DBGBVR8 {
         Self::write(value);
     }
 }
-/// `DBGBVR9`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
+#[cfg(feature = "aarch32")]
+/// `DBGBVR9`: Arm's data gives 4 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '0x0x').
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c9, 4`, read/write, layout [`Dbgbvr`](crate::Dbgbvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBVR9;
+#[cfg(feature = "aarch32")]
 impl DBGBVR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -8928,14 +9523,19 @@ impl DBGBVR9 {
         Self::write(value);
     }
 }
-/// `DBGBXVR0`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR0`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c0, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR0;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9016,14 +9616,19 @@ impl DBGBXVR0 {
         Self::write(value);
     }
 }
-/// `DBGBXVR1`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR1`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c1, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR1;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9104,14 +9709,19 @@ impl DBGBXVR1 {
         Self::write(value);
     }
 }
-/// `DBGBXVR10`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR10`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c10, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR10;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9192,14 +9802,19 @@ impl DBGBXVR10 {
         Self::write(value);
     }
 }
-/// `DBGBXVR11`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR11`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c11, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR11;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9280,14 +9895,19 @@ impl DBGBXVR11 {
         Self::write(value);
     }
 }
-/// `DBGBXVR12`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR12`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c12, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR12;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9368,14 +9988,19 @@ impl DBGBXVR12 {
         Self::write(value);
     }
 }
-/// `DBGBXVR13`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR13`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c13, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR13;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9456,14 +10081,19 @@ impl DBGBXVR13 {
         Self::write(value);
     }
 }
-/// `DBGBXVR14`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR14`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c14, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR14;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9544,14 +10174,19 @@ impl DBGBXVR14 {
         Self::write(value);
     }
 }
-/// `DBGBXVR15`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR15`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c15, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR15;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9632,14 +10267,19 @@ impl DBGBXVR15 {
         Self::write(value);
     }
 }
-/// `DBGBXVR2`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR2`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c2, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR2;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9720,14 +10360,19 @@ impl DBGBXVR2 {
         Self::write(value);
     }
 }
-/// `DBGBXVR3`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR3`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c3, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR3;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9808,14 +10453,19 @@ impl DBGBXVR3 {
         Self::write(value);
     }
 }
-/// `DBGBXVR4`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR4`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c4, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR4;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9896,14 +10546,19 @@ impl DBGBXVR4 {
         Self::write(value);
     }
 }
-/// `DBGBXVR5`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR5`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c5, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR5;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -9984,14 +10639,19 @@ impl DBGBXVR5 {
         Self::write(value);
     }
 }
-/// `DBGBXVR6`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR6`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c6, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR6;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10072,14 +10732,19 @@ impl DBGBXVR6 {
         Self::write(value);
     }
 }
-/// `DBGBXVR7`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR7`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c7, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR7;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10160,14 +10825,19 @@ impl DBGBXVR7 {
         Self::write(value);
     }
 }
-/// `DBGBXVR8`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR8`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c8, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR8;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10248,14 +10918,19 @@ impl DBGBXVR8 {
         Self::write(value);
     }
 }
-/// `DBGBXVR9`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
+#[cfg(feature = "aarch32")]
+/// `DBGBXVR9`: Arm's data gives 2 layouts; this is the one when (DBGBCR&lt;n&gt;.BT IN '10xx') && HaveEL(EL2).
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c9, 1`, read/write, layout [`Dbgbxvr`](crate::Dbgbxvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGBXVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGBXVR9;
+#[cfg(feature = "aarch32")]
 impl DBGBXVR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10336,14 +11011,19 @@ impl DBGBXVR9 {
         Self::write(value);
     }
 }
-/// `DBGCLAIMCLR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGCLAIMCLR`:
 ///
 /// `MRC`/`MCR` `p14, 0, c7, c9, 6`, read/write, layout [`Dbgclaimclr`](crate::Dbgclaimclr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGCLAIMCLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGCLAIMCLR;
+#[cfg(feature = "aarch32")]
 impl DBGCLAIMCLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10425,14 +11105,19 @@ impl DBGCLAIMCLR {
         Self::write(value);
     }
 }
-/// `DBGCLAIMSET`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGCLAIMSET`:
 ///
 /// `MRC`/`MCR` `p14, 0, c7, c8, 6`, read/write, layout [`Dbgclaimset`](crate::Dbgclaimset).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGCLAIMSET
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGCLAIMSET;
+#[cfg(feature = "aarch32")]
 impl DBGCLAIMSET {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10514,14 +11199,19 @@ impl DBGCLAIMSET {
         Self::write(value);
     }
 }
-/// `DBGDCCINT`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGDCCINT`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c2, 0`, read/write, layout [`Dbgdccint`](crate::Dbgdccint).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGDCCINT
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDCCINT;
+#[cfg(feature = "aarch32")]
 impl DBGDCCINT {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10602,14 +11292,19 @@ impl DBGDCCINT {
         Self::write(value);
     }
 }
-/// `DBGDEVID`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGDEVID`:
 ///
 /// `MRC`/`MCR` `p14, 0, c7, c2, 7`, read-only, layout [`Dbgdevid`](crate::Dbgdevid).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGDEVID
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDEVID;
+#[cfg(feature = "aarch32")]
 impl DBGDEVID {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10649,14 +11344,19 @@ impl DBGDEVID {
         armreg_rt::Value::<crate::Dbgdevid>::from_bits_retain(raw as u32)
     }
 }
-/// `DBGDEVID1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGDEVID1`:
 ///
 /// `MRC`/`MCR` `p14, 0, c7, c1, 7`, read-only, layout [`Dbgdevid1`](crate::Dbgdevid1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGDEVID1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDEVID1;
+#[cfg(feature = "aarch32")]
 impl DBGDEVID1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10696,14 +11396,19 @@ impl DBGDEVID1 {
         armreg_rt::Value::<crate::Dbgdevid1>::from_bits_retain(raw as u32)
     }
 }
-/// `DBGDEVID2`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGDEVID2`:
 ///
 /// `MRC`/`MCR` `p14, 0, c7, c0, 7`, read-only, layout [`Dbgdevid2`](crate::Dbgdevid2).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGDEVID2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDEVID2;
+#[cfg(feature = "aarch32")]
 impl DBGDEVID2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10743,14 +11448,19 @@ impl DBGDEVID2 {
         armreg_rt::Value::<crate::Dbgdevid2>::from_bits_retain(raw as u32)
     }
 }
-/// `DBGDIDR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DBGDIDR`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c0, 0`, read-only, layout [`Dbgdidr`](crate::Dbgdidr).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, DBGDIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDIDR;
+#[cfg(feature = "aarch32")]
 impl DBGDIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10789,14 +11499,19 @@ impl DBGDIDR {
         armreg_rt::Value::<crate::Dbgdidr>::from_bits_retain(raw as u32)
     }
 }
-/// `DBGDRAR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DBGDRAR`:
 ///
 /// `MRRC`/`MCRR` `p14, 0, c1`, read-only, layout [`Dbgdrar`](crate::Dbgdrar).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, DBGDRAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDRAR;
+#[cfg(feature = "aarch32")]
 impl DBGDRAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -10833,14 +11548,19 @@ impl DBGDRAR {
         armreg_rt::Value::<crate::Dbgdrar>::from_bits_retain(raw)
     }
 }
-/// `DBGDSAR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DBGDSAR`:
 ///
 /// `MRRC`/`MCRR` `p14, 0, c2`, read-only, layout [`Dbgdsar`](crate::Dbgdsar).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, DBGDSAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDSAR;
+#[cfg(feature = "aarch32")]
 impl DBGDSAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -10877,14 +11597,19 @@ impl DBGDSAR {
         armreg_rt::Value::<crate::Dbgdsar>::from_bits_retain(raw)
     }
 }
-/// `DBGDSCRext`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGDSCRext`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c2, 2`, read/write, layout [`Dbgdscrext`](crate::Dbgdscrext).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGDSCRext
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDSCRext;
+#[cfg(feature = "aarch32")]
 impl DBGDSCRext {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -10965,14 +11690,19 @@ impl DBGDSCRext {
         Self::write(value);
     }
 }
-/// `DBGDSCRint`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DBGDSCRint`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c1, 0`, read-only, layout [`Dbgdscrint`](crate::Dbgdscrint).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, DBGDSCRint
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDSCRint;
+#[cfg(feature = "aarch32")]
 impl DBGDSCRint {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11012,14 +11742,19 @@ impl DBGDSCRint {
         armreg_rt::Value::<crate::Dbgdscrint>::from_bits_retain(raw as u32)
     }
 }
-/// `DBGDTRRXext`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGDTRRXext`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c0, 2`, read/write, layout [`Dbgdtrrxext`](crate::Dbgdtrrxext).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGDTRRXext
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDTRRXext;
+#[cfg(feature = "aarch32")]
 impl DBGDTRRXext {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11101,14 +11836,19 @@ impl DBGDTRRXext {
         Self::write(value);
     }
 }
-/// `DBGDTRRXint`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DBGDTRRXint`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c5, 0`, read-only, layout [`Dbgdtrrxint`](crate::Dbgdtrrxint).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, DBGDTRRXint
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDTRRXint;
+#[cfg(feature = "aarch32")]
 impl DBGDTRRXint {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11148,14 +11888,19 @@ impl DBGDTRRXint {
         armreg_rt::Value::<crate::Dbgdtrrxint>::from_bits_retain(raw as u32)
     }
 }
-/// `DBGDTRTXext`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGDTRTXext`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c3, 2`, read/write, layout [`Dbgdtrtxext`](crate::Dbgdtrtxext).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGDTRTXext
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDTRTXext;
+#[cfg(feature = "aarch32")]
 impl DBGDTRTXext {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11237,16 +11982,21 @@ impl DBGDTRTXext {
         Self::write(value);
     }
 }
-/// `DBGDTRTXint`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DBGDTRTXint`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c5, 0`, write-only, layout [`Dbgdtrtxint`](crate::Dbgdtrtxint).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// A view of [`DBGDTRRXint`]: the same encoding, with the layout that applies when the access is a write: this encoding is DBGDTRRXint when read, DBGDTRTXint when written.
 ///
 /// Source: Arm ARM DDI0487, DBGDTRTXint
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGDTRTXint;
+#[cfg(feature = "aarch32")]
 impl DBGDTRTXint {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11284,14 +12034,19 @@ impl DBGDTRTXint {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DBGOSDLR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGOSDLR`:
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c3, 4`, read/write, layout [`Dbgosdlr`](crate::Dbgosdlr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGOSDLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGOSDLR;
+#[cfg(feature = "aarch32")]
 impl DBGOSDLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11372,14 +12127,19 @@ impl DBGOSDLR {
         Self::write(value);
     }
 }
-/// `DBGOSECCR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGOSECCR`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c6, 2`, read/write, layout [`Dbgoseccr`](crate::Dbgoseccr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGOSECCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGOSECCR;
+#[cfg(feature = "aarch32")]
 impl DBGOSECCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11460,14 +12220,19 @@ impl DBGOSECCR {
         Self::write(value);
     }
 }
-/// `DBGOSLAR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGOSLAR`:
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c0, 4`, write-only, layout [`Dbgoslar`](crate::Dbgoslar).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGOSLAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGOSLAR;
+#[cfg(feature = "aarch32")]
 impl DBGOSLAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11505,14 +12270,19 @@ impl DBGOSLAR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DBGOSLSR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGOSLSR`:
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c1, 4`, read-only, layout [`Dbgoslsr`](crate::Dbgoslsr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGOSLSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGOSLSR;
+#[cfg(feature = "aarch32")]
 impl DBGOSLSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11552,14 +12322,19 @@ impl DBGOSLSR {
         armreg_rt::Value::<crate::Dbgoslsr>::from_bits_retain(raw as u32)
     }
 }
-/// `DBGPRCR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGPRCR`:
 ///
 /// `MRC`/`MCR` `p14, 0, c1, c4, 4`, read/write, layout [`Dbgprcr`](crate::Dbgprcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGPRCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGPRCR;
+#[cfg(feature = "aarch32")]
 impl DBGPRCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11639,14 +12414,19 @@ impl DBGPRCR {
         Self::write(value);
     }
 }
-/// `DBGVCR`: Present when HaveAArch32EL(EL1). Arm's data gives 3 layouts; this is the one when !HaveEL(EL3).
+#[cfg(feature = "aarch32")]
+/// `DBGVCR`: Arm's data gives 3 layouts; this is the one when !HaveEL(EL3).
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c7, 0`, read/write, layout [`Dbgvcr`](crate::Dbgvcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGVCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGVCR;
+#[cfg(feature = "aarch32")]
 impl DBGVCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11726,16 +12506,21 @@ impl DBGVCR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `DBGVCR_VIEW`: DBGVCR when HaveEL(EL3) && ELUsingAArch32(EL3): Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c7, 0`, read/write, layout [`DbgvcrView`](crate::DbgvcrView).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`DBGVCR`]: the same encoding, with the layout that applies when HaveEL(EL3) && ELUsingAArch32(EL3).
 ///
 /// Source: Arm ARM DDI0487, DBGVCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGVCR_VIEW;
+#[cfg(feature = "aarch32")]
 impl DBGVCR_VIEW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11816,16 +12601,21 @@ impl DBGVCR_VIEW {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `DBGVCR_VIEW1`: DBGVCR when HaveEL(EL3) && !ELUsingAArch32(EL3): Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c7, 0`, read/write, layout [`DbgvcrView1`](crate::DbgvcrView1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`DBGVCR`]: the same encoding, with the layout that applies when HaveEL(EL3) && !ELUsingAArch32(EL3).
 ///
 /// Source: Arm ARM DDI0487, DBGVCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGVCR_VIEW1;
+#[cfg(feature = "aarch32")]
 impl DBGVCR_VIEW1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11907,14 +12697,19 @@ impl DBGVCR_VIEW1 {
         Self::write(value);
     }
 }
-/// `DBGWCR0`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR0`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c0, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR0;
+#[cfg(feature = "aarch32")]
 impl DBGWCR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -11994,14 +12789,19 @@ impl DBGWCR0 {
         Self::write(value);
     }
 }
-/// `DBGWCR1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR1`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c1, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR1;
+#[cfg(feature = "aarch32")]
 impl DBGWCR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12081,14 +12881,19 @@ impl DBGWCR1 {
         Self::write(value);
     }
 }
-/// `DBGWCR10`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR10`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c10, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR10;
+#[cfg(feature = "aarch32")]
 impl DBGWCR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12169,14 +12974,19 @@ impl DBGWCR10 {
         Self::write(value);
     }
 }
-/// `DBGWCR11`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR11`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c11, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR11;
+#[cfg(feature = "aarch32")]
 impl DBGWCR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12257,14 +13067,19 @@ impl DBGWCR11 {
         Self::write(value);
     }
 }
-/// `DBGWCR12`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR12`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c12, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR12;
+#[cfg(feature = "aarch32")]
 impl DBGWCR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12345,14 +13160,19 @@ impl DBGWCR12 {
         Self::write(value);
     }
 }
-/// `DBGWCR13`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR13`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c13, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR13;
+#[cfg(feature = "aarch32")]
 impl DBGWCR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12433,14 +13253,19 @@ impl DBGWCR13 {
         Self::write(value);
     }
 }
-/// `DBGWCR14`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR14`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c14, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR14;
+#[cfg(feature = "aarch32")]
 impl DBGWCR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12521,14 +13346,19 @@ impl DBGWCR14 {
         Self::write(value);
     }
 }
-/// `DBGWCR15`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR15`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c15, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR15;
+#[cfg(feature = "aarch32")]
 impl DBGWCR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12609,14 +13439,19 @@ impl DBGWCR15 {
         Self::write(value);
     }
 }
-/// `DBGWCR2`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR2`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c2, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR2;
+#[cfg(feature = "aarch32")]
 impl DBGWCR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12696,14 +13531,19 @@ impl DBGWCR2 {
         Self::write(value);
     }
 }
-/// `DBGWCR3`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR3`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c3, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR3;
+#[cfg(feature = "aarch32")]
 impl DBGWCR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12783,14 +13623,19 @@ impl DBGWCR3 {
         Self::write(value);
     }
 }
-/// `DBGWCR4`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR4`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c4, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR4;
+#[cfg(feature = "aarch32")]
 impl DBGWCR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12870,14 +13715,19 @@ impl DBGWCR4 {
         Self::write(value);
     }
 }
-/// `DBGWCR5`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR5`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c5, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR5;
+#[cfg(feature = "aarch32")]
 impl DBGWCR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -12957,14 +13807,19 @@ impl DBGWCR5 {
         Self::write(value);
     }
 }
-/// `DBGWCR6`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR6`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c6, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR6;
+#[cfg(feature = "aarch32")]
 impl DBGWCR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13044,14 +13899,19 @@ impl DBGWCR6 {
         Self::write(value);
     }
 }
-/// `DBGWCR7`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR7`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c7, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR7;
+#[cfg(feature = "aarch32")]
 impl DBGWCR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13131,14 +13991,19 @@ impl DBGWCR7 {
         Self::write(value);
     }
 }
-/// `DBGWCR8`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR8`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c8, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR8;
+#[cfg(feature = "aarch32")]
 impl DBGWCR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13218,14 +14083,19 @@ impl DBGWCR8 {
         Self::write(value);
     }
 }
-/// `DBGWCR9`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWCR9`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c9, 7`, read/write, layout [`Dbgwcr`](crate::Dbgwcr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWCR9;
+#[cfg(feature = "aarch32")]
 impl DBGWCR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13305,14 +14175,19 @@ impl DBGWCR9 {
         Self::write(value);
     }
 }
-/// `DBGWFAR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWFAR`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c6, 0`, read/write, layout [`Dbgwfar`](crate::Dbgwfar).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWFAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWFAR;
+#[cfg(feature = "aarch32")]
 impl DBGWFAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13392,14 +14267,19 @@ impl DBGWFAR {
         Self::write(value);
     }
 }
-/// `DBGWVR0`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR0`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c0, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR0;
+#[cfg(feature = "aarch32")]
 impl DBGWVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13479,14 +14359,19 @@ impl DBGWVR0 {
         Self::write(value);
     }
 }
-/// `DBGWVR1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR1`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c1, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR1;
+#[cfg(feature = "aarch32")]
 impl DBGWVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13566,14 +14451,19 @@ impl DBGWVR1 {
         Self::write(value);
     }
 }
-/// `DBGWVR10`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR10`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c10, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR10;
+#[cfg(feature = "aarch32")]
 impl DBGWVR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13654,14 +14544,19 @@ impl DBGWVR10 {
         Self::write(value);
     }
 }
-/// `DBGWVR11`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR11`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c11, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR11;
+#[cfg(feature = "aarch32")]
 impl DBGWVR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13742,14 +14637,19 @@ impl DBGWVR11 {
         Self::write(value);
     }
 }
-/// `DBGWVR12`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR12`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c12, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR12;
+#[cfg(feature = "aarch32")]
 impl DBGWVR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13830,14 +14730,19 @@ impl DBGWVR12 {
         Self::write(value);
     }
 }
-/// `DBGWVR13`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR13`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c13, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR13;
+#[cfg(feature = "aarch32")]
 impl DBGWVR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -13918,14 +14823,19 @@ impl DBGWVR13 {
         Self::write(value);
     }
 }
-/// `DBGWVR14`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR14`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c14, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR14;
+#[cfg(feature = "aarch32")]
 impl DBGWVR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14006,14 +14916,19 @@ impl DBGWVR14 {
         Self::write(value);
     }
 }
-/// `DBGWVR15`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR15`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c15, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR15;
+#[cfg(feature = "aarch32")]
 impl DBGWVR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14094,14 +15009,19 @@ impl DBGWVR15 {
         Self::write(value);
     }
 }
-/// `DBGWVR2`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR2`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c2, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR2;
+#[cfg(feature = "aarch32")]
 impl DBGWVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14181,14 +15101,19 @@ impl DBGWVR2 {
         Self::write(value);
     }
 }
-/// `DBGWVR3`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR3`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c3, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR3;
+#[cfg(feature = "aarch32")]
 impl DBGWVR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14268,14 +15193,19 @@ impl DBGWVR3 {
         Self::write(value);
     }
 }
-/// `DBGWVR4`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR4`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c4, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR4;
+#[cfg(feature = "aarch32")]
 impl DBGWVR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14355,14 +15285,19 @@ impl DBGWVR4 {
         Self::write(value);
     }
 }
-/// `DBGWVR5`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR5`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c5, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR5;
+#[cfg(feature = "aarch32")]
 impl DBGWVR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14442,14 +15377,19 @@ impl DBGWVR5 {
         Self::write(value);
     }
 }
-/// `DBGWVR6`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR6`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c6, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR6;
+#[cfg(feature = "aarch32")]
 impl DBGWVR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14529,14 +15469,19 @@ impl DBGWVR6 {
         Self::write(value);
     }
 }
-/// `DBGWVR7`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR7`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c7, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR7;
+#[cfg(feature = "aarch32")]
 impl DBGWVR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14616,14 +15561,19 @@ impl DBGWVR7 {
         Self::write(value);
     }
 }
-/// `DBGWVR8`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR8`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c8, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR8;
+#[cfg(feature = "aarch32")]
 impl DBGWVR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14703,14 +15653,19 @@ impl DBGWVR8 {
         Self::write(value);
     }
 }
-/// `DBGWVR9`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DBGWVR9`:
 ///
 /// `MRC`/`MCR` `p14, 0, c0, c9, 6`, read/write, layout [`Dbgwvr`](crate::Dbgwvr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGWVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DBGWVR9;
+#[cfg(feature = "aarch32")]
 impl DBGWVR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14790,14 +15745,19 @@ impl DBGWVR9 {
         Self::write(value);
     }
 }
-/// `DCCIMVAC`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DCCIMVAC`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c14, 1`, write-only, layout [`Dccimvac`](crate::Dccimvac).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DCCIMVAC
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DCCIMVAC;
+#[cfg(feature = "aarch32")]
 impl DCCIMVAC {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14835,14 +15795,19 @@ impl DCCIMVAC {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DCCISW`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DCCISW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c14, 2`, write-only, layout [`Dccisw`](crate::Dccisw).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DCCISW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DCCISW;
+#[cfg(feature = "aarch32")]
 impl DCCISW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14880,14 +15845,19 @@ impl DCCISW {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DCCMVAC`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DCCMVAC`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c10, 1`, write-only, layout [`Dccmvac`](crate::Dccmvac).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DCCMVAC
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DCCMVAC;
+#[cfg(feature = "aarch32")]
 impl DCCMVAC {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14925,14 +15895,19 @@ impl DCCMVAC {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DCCMVAU`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DCCMVAU`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c11, 1`, write-only, layout [`Dccmvau`](crate::Dccmvau).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DCCMVAU
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DCCMVAU;
+#[cfg(feature = "aarch32")]
 impl DCCMVAU {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -14970,14 +15945,19 @@ impl DCCMVAU {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DCCSW`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DCCSW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c10, 2`, write-only, layout [`Dccsw`](crate::Dccsw).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DCCSW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DCCSW;
+#[cfg(feature = "aarch32")]
 impl DCCSW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15015,14 +15995,19 @@ impl DCCSW {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DCIMVAC`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DCIMVAC`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c6, 1`, write-only, layout [`Dcimvac`](crate::Dcimvac).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DCIMVAC
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DCIMVAC;
+#[cfg(feature = "aarch32")]
 impl DCIMVAC {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15060,14 +16045,19 @@ impl DCIMVAC {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DCISW`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DCISW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c6, 2`, write-only, layout [`Dcisw`](crate::Dcisw).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DCISW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DCISW;
+#[cfg(feature = "aarch32")]
 impl DCISW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15105,14 +16095,19 @@ impl DCISW {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DFAR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DFAR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c6, c0, 0`, read/write, layout [`Dfar`](crate::Dfar).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DFAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DFAR;
+#[cfg(feature = "aarch32")]
 impl DFAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15190,14 +16185,19 @@ impl DFAR {
         Self::write(value);
     }
 }
-/// `DFSR`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
+#[cfg(feature = "aarch32")]
+/// `DFSR`: Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c0, 0`, read/write, layout [`Dfsr`](crate::Dfsr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DFSR;
+#[cfg(feature = "aarch32")]
 impl DFSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15275,16 +16275,21 @@ impl DFSR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `DFSR_EAE1`: DFSR when (TTBCR.EAE == '1'): Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c0, 0`, read/write, layout [`DfsrEae1`](crate::DfsrEae1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`DFSR`]: the same encoding, with the layout that applies when (TTBCR.EAE == '1').
 ///
 /// Source: Arm ARM DDI0487, DFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DFSR_EAE1;
+#[cfg(feature = "aarch32")]
 impl DFSR_EAE1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15365,14 +16370,19 @@ impl DFSR_EAE1 {
         Self::write(value);
     }
 }
-/// `DISR`: Present when FEAT_RAS && HaveAArch32EL(EL1). Arm's data gives 3 layouts; this is the one when Text("the ESB instruction is executed at EL2").
+#[cfg(feature = "aarch32")]
+/// `DISR`: Arm's data gives 3 layouts; this is the one when Text("the ESB instruction is executed at EL2").
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c1, 1`, read/write, layout [`Disr`](crate::Disr).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DISR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DISR;
+#[cfg(feature = "aarch32")]
 impl DISR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15450,16 +16460,21 @@ impl DISR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `DISR_EAE0_`: DISR when Text("the ESB instruction is executed at EL0 or EL1") && Text("where TTBCR.EAE == 0"): Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c1, 1`, read/write, layout [`DisrEae0`](crate::DisrEae0).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// A view of [`DISR`]: the same encoding, with the layout that applies when Text("the ESB instruction is executed at EL0 or EL1") && Text("where TTBCR.EAE == 0").
 ///
 /// Source: Arm ARM DDI0487, DISR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DISR_EAE0_;
+#[cfg(feature = "aarch32")]
 impl DISR_EAE0_ {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15540,16 +16555,21 @@ impl DISR_EAE0_ {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `DISR_EAE1_`: DISR when Text("the ESB instruction is executed at EL0 or EL1") && Text("where TTBCR.EAE == 1"): Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c1, 1`, read/write, layout [`DisrEae1`](crate::DisrEae1).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// A view of [`DISR`]: the same encoding, with the layout that applies when Text("the ESB instruction is executed at EL0 or EL1") && Text("where TTBCR.EAE == 1").
 ///
 /// Source: Arm ARM DDI0487, DISR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DISR_EAE1_;
+#[cfg(feature = "aarch32")]
 impl DISR_EAE1_ {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15630,14 +16650,19 @@ impl DISR_EAE1_ {
         Self::write(value);
     }
 }
-/// `DLR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DLR`:
 ///
 /// `MRC`/`MCR` `p15, 3, c4, c5, 1`, read/write, layout [`Dlr`](crate::Dlr).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, DLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DLR;
+#[cfg(feature = "aarch32")]
 impl DLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15715,14 +16740,19 @@ impl DLR {
         Self::write(value);
     }
 }
-/// `DSPSR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DSPSR`:
 ///
 /// `MRC`/`MCR` `p15, 3, c4, c5, 0`, read/write, layout [`Dspsr`](crate::Dspsr).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, DSPSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DSPSR;
+#[cfg(feature = "aarch32")]
 impl DSPSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15800,14 +16830,19 @@ impl DSPSR {
         Self::write(value);
     }
 }
-/// `DSPSR2`: Present when FEAT_Debugv8p9 && HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `DSPSR2`:
 ///
 /// `MRC`/`MCR` `p15, 3, c4, c5, 2`, read/write, layout [`Dspsr2`](crate::Dspsr2).
+///
+/// Implemented when `FEAT_Debugv8p9 && HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, DSPSR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DSPSR2;
+#[cfg(feature = "aarch32")]
 impl DSPSR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15887,14 +16922,19 @@ impl DSPSR2 {
         Self::write(value);
     }
 }
-/// `DTLBIALL`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DTLBIALL`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c6, 0`, write-only, layout [`Dtlbiall`](crate::Dtlbiall).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DTLBIALL
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DTLBIALL;
+#[cfg(feature = "aarch32")]
 impl DTLBIALL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15932,14 +16972,19 @@ impl DTLBIALL {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DTLBIASID`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DTLBIASID`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c6, 2`, write-only, layout [`Dtlbiasid`](crate::Dtlbiasid).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DTLBIASID
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DTLBIASID;
+#[cfg(feature = "aarch32")]
 impl DTLBIASID {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -15977,14 +17022,19 @@ impl DTLBIASID {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DTLBIMVA`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `DTLBIMVA`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c6, 1`, write-only, layout [`Dtlbimva`](crate::Dtlbimva).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DTLBIMVA
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DTLBIMVA;
+#[cfg(feature = "aarch32")]
 impl DTLBIMVA {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16022,14 +17072,19 @@ impl DTLBIMVA {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `DVPRCTX`: Present when HaveAArch32() && FEAT_SPECRES.
+#[cfg(feature = "aarch32")]
+/// `DVPRCTX`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c3, 5`, write-only, layout [`Dvprctx`](crate::Dvprctx).
+///
+/// Implemented when `HaveAArch32() && FEAT_SPECRES`.
 ///
 /// Source: Arm ARM DDI0487, DVPRCTX
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct DVPRCTX;
+#[cfg(feature = "aarch32")]
 impl DVPRCTX {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16067,14 +17122,19 @@ impl DVPRCTX {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ERRIDR`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERRIDR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c3, 0`, read-only, layout [`Erridr`](crate::Erridr).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERRIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERRIDR;
+#[cfg(feature = "aarch32")]
 impl ERRIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16113,14 +17173,19 @@ impl ERRIDR {
         armreg_rt::Value::<crate::Erridr>::from_bits_retain(raw as u32)
     }
 }
-/// `ERRSELR`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERRSELR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c3, 1`, read/write, layout [`Errselr`](crate::Errselr).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERRSELR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERRSELR;
+#[cfg(feature = "aarch32")]
 impl ERRSELR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16200,14 +17265,19 @@ impl ERRSELR {
         Self::write(value);
     }
 }
-/// `ERXADDR`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXADDR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c4, 3`, read/write, layout [`Erxaddr`](crate::Erxaddr).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXADDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXADDR;
+#[cfg(feature = "aarch32")]
 impl ERXADDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16287,14 +17357,19 @@ impl ERXADDR {
         Self::write(value);
     }
 }
-/// `ERXADDR2`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXADDR2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c4, 7`, read/write, layout [`Erxaddr2`](crate::Erxaddr2).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXADDR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXADDR2;
+#[cfg(feature = "aarch32")]
 impl ERXADDR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16375,14 +17450,19 @@ impl ERXADDR2 {
         Self::write(value);
     }
 }
-/// `ERXCTLR`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXCTLR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c4, 1`, read/write, layout [`Erxctlr`](crate::Erxctlr).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXCTLR;
+#[cfg(feature = "aarch32")]
 impl ERXCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16462,14 +17542,19 @@ impl ERXCTLR {
         Self::write(value);
     }
 }
-/// `ERXCTLR2`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXCTLR2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c4, 5`, read/write, layout [`Erxctlr2`](crate::Erxctlr2).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXCTLR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXCTLR2;
+#[cfg(feature = "aarch32")]
 impl ERXCTLR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16550,14 +17635,19 @@ impl ERXCTLR2 {
         Self::write(value);
     }
 }
-/// `ERXFR`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXFR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c4, 0`, read-only, layout [`Erxfr`](crate::Erxfr).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXFR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXFR;
+#[cfg(feature = "aarch32")]
 impl ERXFR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16596,14 +17686,19 @@ impl ERXFR {
         armreg_rt::Value::<crate::Erxfr>::from_bits_retain(raw as u32)
     }
 }
-/// `ERXFR2`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXFR2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c4, 4`, read-only, layout [`Erxfr2`](crate::Erxfr2).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXFR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXFR2;
+#[cfg(feature = "aarch32")]
 impl ERXFR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16642,14 +17737,19 @@ impl ERXFR2 {
         armreg_rt::Value::<crate::Erxfr2>::from_bits_retain(raw as u32)
     }
 }
-/// `ERXMISC0`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXMISC0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c5, 0`, read/write, layout [`Erxmisc0`](crate::Erxmisc0).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXMISC0;
+#[cfg(feature = "aarch32")]
 impl ERXMISC0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16730,14 +17830,19 @@ impl ERXMISC0 {
         Self::write(value);
     }
 }
-/// `ERXMISC1`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXMISC1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c5, 1`, read/write, layout [`Erxmisc1`](crate::Erxmisc1).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXMISC1;
+#[cfg(feature = "aarch32")]
 impl ERXMISC1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16818,14 +17923,19 @@ impl ERXMISC1 {
         Self::write(value);
     }
 }
-/// `ERXMISC2`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXMISC2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c5, 4`, read/write, layout [`Erxmisc2`](crate::Erxmisc2).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXMISC2;
+#[cfg(feature = "aarch32")]
 impl ERXMISC2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16906,14 +18016,19 @@ impl ERXMISC2 {
         Self::write(value);
     }
 }
-/// `ERXMISC3`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXMISC3`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c5, 5`, read/write, layout [`Erxmisc3`](crate::Erxmisc3).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXMISC3;
+#[cfg(feature = "aarch32")]
 impl ERXMISC3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -16994,14 +18109,19 @@ impl ERXMISC3 {
         Self::write(value);
     }
 }
-/// `ERXMISC4`: Present when FEAT_RASv1p1 && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXMISC4`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c5, 2`, read/write, layout [`Erxmisc4`](crate::Erxmisc4).
+///
+/// Implemented when `FEAT_RASv1p1 && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC4
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXMISC4;
+#[cfg(feature = "aarch32")]
 impl ERXMISC4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17082,14 +18202,19 @@ impl ERXMISC4 {
         Self::write(value);
     }
 }
-/// `ERXMISC5`: Present when FEAT_RASv1p1 && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXMISC5`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c5, 3`, read/write, layout [`Erxmisc5`](crate::Erxmisc5).
+///
+/// Implemented when `FEAT_RASv1p1 && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC5
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXMISC5;
+#[cfg(feature = "aarch32")]
 impl ERXMISC5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17170,14 +18295,19 @@ impl ERXMISC5 {
         Self::write(value);
     }
 }
-/// `ERXMISC6`: Present when FEAT_RASv1p1 && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXMISC6`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c5, 6`, read/write, layout [`Erxmisc6`](crate::Erxmisc6).
+///
+/// Implemented when `FEAT_RASv1p1 && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC6
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXMISC6;
+#[cfg(feature = "aarch32")]
 impl ERXMISC6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17258,14 +18388,19 @@ impl ERXMISC6 {
         Self::write(value);
     }
 }
-/// `ERXMISC7`: Present when FEAT_RASv1p1 && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXMISC7`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c5, 7`, read/write, layout [`Erxmisc7`](crate::Erxmisc7).
+///
+/// Implemented when `FEAT_RASv1p1 && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC7
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXMISC7;
+#[cfg(feature = "aarch32")]
 impl ERXMISC7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17346,14 +18481,19 @@ impl ERXMISC7 {
         Self::write(value);
     }
 }
-/// `ERXSTATUS`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ERXSTATUS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c4, 2`, read/write, layout [`Erxstatus`](crate::Erxstatus).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ERXSTATUS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ERXSTATUS;
+#[cfg(feature = "aarch32")]
 impl ERXSTATUS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17434,14 +18574,19 @@ impl ERXSTATUS {
         Self::write(value);
     }
 }
-/// `FCSEIDR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `FCSEIDR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c0, 0`, read/write, layout [`Fcseidr`](crate::Fcseidr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, FCSEIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct FCSEIDR;
+#[cfg(feature = "aarch32")]
 impl FCSEIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17521,14 +18666,19 @@ impl FCSEIDR {
         Self::write(value);
     }
 }
-/// `HACR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HACR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c1, 7`, read/write, layout [`Hacr`](crate::Hacr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HACR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HACR;
+#[cfg(feature = "aarch32")]
 impl HACR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17606,14 +18756,19 @@ impl HACR {
         Self::write(value);
     }
 }
-/// `HACTLR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HACTLR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c0, 1`, read/write, layout [`Hactlr`](crate::Hactlr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HACTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HACTLR;
+#[cfg(feature = "aarch32")]
 impl HACTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17693,14 +18848,19 @@ impl HACTLR {
         Self::write(value);
     }
 }
-/// `HACTLR2`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HACTLR2`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c0, 3`, read/write, layout [`Hactlr2`](crate::Hactlr2).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HACTLR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HACTLR2;
+#[cfg(feature = "aarch32")]
 impl HACTLR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17780,14 +18940,19 @@ impl HACTLR2 {
         Self::write(value);
     }
 }
-/// `HADFSR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HADFSR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c5, c1, 0`, read/write, layout [`Hadfsr`](crate::Hadfsr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HADFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HADFSR;
+#[cfg(feature = "aarch32")]
 impl HADFSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17867,14 +19032,19 @@ impl HADFSR {
         Self::write(value);
     }
 }
-/// `HAIFSR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HAIFSR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c5, c1, 1`, read/write, layout [`Haifsr`](crate::Haifsr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HAIFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HAIFSR;
+#[cfg(feature = "aarch32")]
 impl HAIFSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -17954,14 +19124,19 @@ impl HAIFSR {
         Self::write(value);
     }
 }
-/// `HAMAIR0`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HAMAIR0`:
 ///
 /// `MRC`/`MCR` `p15, 4, c10, c3, 0`, read/write, layout [`Hamair0`](crate::Hamair0).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HAMAIR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HAMAIR0;
+#[cfg(feature = "aarch32")]
 impl HAMAIR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18041,14 +19216,19 @@ impl HAMAIR0 {
         Self::write(value);
     }
 }
-/// `HAMAIR1`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HAMAIR1`:
 ///
 /// `MRC`/`MCR` `p15, 4, c10, c3, 1`, read/write, layout [`Hamair1`](crate::Hamair1).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HAMAIR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HAMAIR1;
+#[cfg(feature = "aarch32")]
 impl HAMAIR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18128,14 +19308,19 @@ impl HAMAIR1 {
         Self::write(value);
     }
 }
-/// `HCPTR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HCPTR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c1, 2`, read/write, layout [`Hcptr`](crate::Hcptr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HCPTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HCPTR;
+#[cfg(feature = "aarch32")]
 impl HCPTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18213,14 +19398,19 @@ impl HCPTR {
         Self::write(value);
     }
 }
-/// `HCR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HCR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c1, 0`, read/write, layout [`HcrArm`](crate::HcrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HCR;
+#[cfg(feature = "aarch32")]
 impl HCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18300,14 +19490,19 @@ impl HCR {
         Self::write(value);
     }
 }
-/// `HCR2`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HCR2`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c1, 4`, read/write, layout [`Hcr2`](crate::Hcr2).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HCR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HCR2;
+#[cfg(feature = "aarch32")]
 impl HCR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18385,14 +19580,19 @@ impl HCR2 {
         Self::write(value);
     }
 }
-/// `HDCR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HDCR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c1, 1`, read/write, layout [`Hdcr`](crate::Hdcr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HDCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HDCR;
+#[cfg(feature = "aarch32")]
 impl HDCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18470,14 +19670,19 @@ impl HDCR {
         Self::write(value);
     }
 }
-/// `HDFAR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HDFAR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c6, c0, 0`, read/write, layout [`Hdfar`](crate::Hdfar).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HDFAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HDFAR;
+#[cfg(feature = "aarch32")]
 impl HDFAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18555,14 +19760,19 @@ impl HDFAR {
         Self::write(value);
     }
 }
-/// `HIFAR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HIFAR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c6, c0, 2`, read/write, layout [`Hifar`](crate::Hifar).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HIFAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HIFAR;
+#[cfg(feature = "aarch32")]
 impl HIFAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18640,14 +19850,19 @@ impl HIFAR {
         Self::write(value);
     }
 }
-/// `HMAIR0`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HMAIR0`:
 ///
 /// `MRC`/`MCR` `p15, 4, c10, c2, 0`, read/write, layout [`Hmair0`](crate::Hmair0).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HMAIR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HMAIR0;
+#[cfg(feature = "aarch32")]
 impl HMAIR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18727,14 +19942,19 @@ impl HMAIR0 {
         Self::write(value);
     }
 }
-/// `HMAIR1`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HMAIR1`:
 ///
 /// `MRC`/`MCR` `p15, 4, c10, c2, 1`, read/write, layout [`Hmair1`](crate::Hmair1).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HMAIR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HMAIR1;
+#[cfg(feature = "aarch32")]
 impl HMAIR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18814,14 +20034,19 @@ impl HMAIR1 {
         Self::write(value);
     }
 }
-/// `HPFAR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HPFAR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c6, c0, 4`, read/write, layout [`HpfarArm`](crate::HpfarArm).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HPFAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HPFAR;
+#[cfg(feature = "aarch32")]
 impl HPFAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18901,14 +20126,19 @@ impl HPFAR {
         Self::write(value);
     }
 }
-/// `HRMR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `HRMR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c0, 2`, read/write, layout [`Hrmr`](crate::Hrmr).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, HRMR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HRMR;
+#[cfg(feature = "aarch32")]
 impl HRMR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -18986,14 +20216,19 @@ impl HRMR {
         Self::write(value);
     }
 }
-/// `HSCTLR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HSCTLR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c0, 0`, read/write, layout [`Hsctlr`](crate::Hsctlr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HSCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HSCTLR;
+#[cfg(feature = "aarch32")]
 impl HSCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -19073,14 +20308,19 @@ impl HSCTLR {
         Self::write(value);
     }
 }
-/// `HSR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HSR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c5, c2, 0`, read/write, layout [`Hsr`](crate::Hsr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HSR;
+#[cfg(feature = "aarch32")]
 impl HSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -19158,14 +20398,19 @@ impl HSR {
         Self::write(value);
     }
 }
-/// `HSTR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HSTR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c1, 3`, read/write, layout [`Hstr`](crate::Hstr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HSTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HSTR;
+#[cfg(feature = "aarch32")]
 impl HSTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -19243,14 +20488,19 @@ impl HSTR {
         Self::write(value);
     }
 }
-/// `HTCR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HTCR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c2, c0, 2`, read/write, layout [`Htcr`](crate::Htcr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HTCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HTCR;
+#[cfg(feature = "aarch32")]
 impl HTCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -19328,14 +20578,19 @@ impl HTCR {
         Self::write(value);
     }
 }
-/// `HTPIDR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HTPIDR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c13, c0, 2`, read/write, layout [`Htpidr`](crate::Htpidr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HTPIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HTPIDR;
+#[cfg(feature = "aarch32")]
 impl HTPIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -19415,14 +20670,19 @@ impl HTPIDR {
         Self::write(value);
     }
 }
-/// `HTRFCR`: Present when HaveAArch32EL(EL2) && FEAT_TRF.
+#[cfg(feature = "aarch32")]
+/// `HTRFCR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c1, c2, 1`, read/write, layout [`Htrfcr`](crate::Htrfcr).
+///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_TRF`.
 ///
 /// Source: Arm ARM DDI0487, HTRFCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HTRFCR;
+#[cfg(feature = "aarch32")]
 impl HTRFCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -19502,14 +20762,19 @@ impl HTRFCR {
         Self::write(value);
     }
 }
-/// `HTTBR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HTTBR`:
 ///
 /// `MRRC`/`MCRR` `p15, 4, c2`, read/write, layout [`Httbr`](crate::Httbr).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HTTBR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HTTBR;
+#[cfg(feature = "aarch32")]
 impl HTTBR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -19583,14 +20848,19 @@ impl HTTBR {
         Self::write(value);
     }
 }
-/// `HVBAR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `HVBAR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c0, 0`, read/write, layout [`Hvbar`](crate::Hvbar).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, HVBAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct HVBAR;
+#[cfg(feature = "aarch32")]
 impl HVBAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -19668,16 +20938,21 @@ impl HVBAR {
         Self::write(value);
     }
 }
-/// `ICC_AP0R<n>`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_AP0R<n>`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c8, 4`, read/write, layout [`IccAp0rArm`](crate::IccAp0rArm).
 ///
 /// An array of 4 registers: `ICC_AP0R.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICC_AP0R.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
+///
 /// Source: Arm ARM DDI0487, ICC_AP0R&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_AP0R;
+#[cfg(feature = "aarch32")]
 impl ICC_AP0R {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -19710,12 +20985,14 @@ impl ICC_AP0R {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for ICC_AP0R {
     type Layout = crate::IccAp0rArm;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICC_AP0R<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for ICC_AP0R {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -19751,6 +21028,7 @@ impl armreg_rt::array::ReadElement for ICC_AP0R {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for ICC_AP0R {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -19784,16 +21062,21 @@ impl armreg_rt::array::WriteElement for ICC_AP0R {
         }
     }
 }
-/// `ICC_AP1R<n>`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_AP1R<n>`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c9, 0`, read/write, layout [`IccAp1rArm`](crate::IccAp1rArm).
 ///
 /// An array of 4 registers: `ICC_AP1R.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICC_AP1R.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
+///
 /// Source: Arm ARM DDI0487, ICC_AP1R&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_AP1R;
+#[cfg(feature = "aarch32")]
 impl ICC_AP1R {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -19826,12 +21109,14 @@ impl ICC_AP1R {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for ICC_AP1R {
     type Layout = crate::IccAp1rArm;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICC_AP1R<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for ICC_AP1R {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -19867,6 +21152,7 @@ impl armreg_rt::array::ReadElement for ICC_AP1R {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for ICC_AP1R {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -19900,14 +21186,19 @@ impl armreg_rt::array::WriteElement for ICC_AP1R {
         }
     }
 }
-/// `ICC_ASGI1R`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_ASGI1R`:
 ///
 /// `MRRC`/`MCRR` `p15, 1, c12`, write-only, layout [`IccAsgi1r`](crate::IccAsgi1r).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_ASGI1R
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_ASGI1R;
+#[cfg(feature = "aarch32")]
 impl ICC_ASGI1R {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -19943,14 +21234,19 @@ impl ICC_ASGI1R {
         Self::write_raw(value.bits());
     }
 }
-/// `ICC_BPR0`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_BPR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c8, 3`, read/write, layout [`IccBpr0`](crate::IccBpr0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_BPR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_BPR0;
+#[cfg(feature = "aarch32")]
 impl ICC_BPR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20031,14 +21327,19 @@ impl ICC_BPR0 {
         Self::write(value);
     }
 }
-/// `ICC_BPR1`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_BPR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c12, 3`, read/write, layout [`IccBpr1`](crate::IccBpr1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_BPR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_BPR1;
+#[cfg(feature = "aarch32")]
 impl ICC_BPR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20119,14 +21420,19 @@ impl ICC_BPR1 {
         Self::write(value);
     }
 }
-/// `ICC_CTLR`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_CTLR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c12, 4`, read/write, layout [`IccCtlrArm`](crate::IccCtlrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_CTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_CTLR;
+#[cfg(feature = "aarch32")]
 impl ICC_CTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20207,14 +21513,19 @@ impl ICC_CTLR {
         Self::write(value);
     }
 }
-/// `ICC_DIR`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_DIR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c11, 1`, write-only, layout [`IccDirArm`](crate::IccDirArm).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_DIR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_DIR;
+#[cfg(feature = "aarch32")]
 impl ICC_DIR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20252,14 +21563,19 @@ impl ICC_DIR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ICC_EOIR0`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_EOIR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c8, 1`, write-only, layout [`IccEoir0`](crate::IccEoir0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_EOIR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_EOIR0;
+#[cfg(feature = "aarch32")]
 impl ICC_EOIR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20297,14 +21613,19 @@ impl ICC_EOIR0 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ICC_EOIR1`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_EOIR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c12, 1`, write-only, layout [`IccEoir1`](crate::IccEoir1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_EOIR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_EOIR1;
+#[cfg(feature = "aarch32")]
 impl ICC_EOIR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20342,14 +21663,19 @@ impl ICC_EOIR1 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ICC_HPPIR0`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_HPPIR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c8, 2`, read-only, layout [`IccHppir0`](crate::IccHppir0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_HPPIR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_HPPIR0;
+#[cfg(feature = "aarch32")]
 impl ICC_HPPIR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20389,14 +21715,19 @@ impl ICC_HPPIR0 {
         armreg_rt::Value::<crate::IccHppir0>::from_bits_retain(raw as u32)
     }
 }
-/// `ICC_HPPIR1`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_HPPIR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c12, 2`, read-only, layout [`IccHppir1`](crate::IccHppir1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_HPPIR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_HPPIR1;
+#[cfg(feature = "aarch32")]
 impl ICC_HPPIR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20436,14 +21767,19 @@ impl ICC_HPPIR1 {
         armreg_rt::Value::<crate::IccHppir1>::from_bits_retain(raw as u32)
     }
 }
-/// `ICC_HSRE`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICC_HSRE`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c9, 5`, read/write, layout [`IccHsre`](crate::IccHsre).
+///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
 ///
 /// Source: Arm ARM DDI0487, ICC_HSRE
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_HSRE;
+#[cfg(feature = "aarch32")]
 impl ICC_HSRE {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20524,14 +21860,19 @@ impl ICC_HSRE {
         Self::write(value);
     }
 }
-/// `ICC_IAR0`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_IAR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c8, 0`, read-only, layout [`IccIar0`](crate::IccIar0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_IAR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_IAR0;
+#[cfg(feature = "aarch32")]
 impl ICC_IAR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20571,14 +21912,19 @@ impl ICC_IAR0 {
         armreg_rt::Value::<crate::IccIar0>::from_bits_retain(raw as u32)
     }
 }
-/// `ICC_IAR1`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_IAR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c12, 0`, read-only, layout [`IccIar1`](crate::IccIar1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_IAR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_IAR1;
+#[cfg(feature = "aarch32")]
 impl ICC_IAR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20618,14 +21964,19 @@ impl ICC_IAR1 {
         armreg_rt::Value::<crate::IccIar1>::from_bits_retain(raw as u32)
     }
 }
-/// `ICC_IGRPEN0`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_IGRPEN0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c12, 6`, read/write, layout [`IccIgrpen0`](crate::IccIgrpen0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_IGRPEN0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_IGRPEN0;
+#[cfg(feature = "aarch32")]
 impl ICC_IGRPEN0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20706,14 +22057,19 @@ impl ICC_IGRPEN0 {
         Self::write(value);
     }
 }
-/// `ICC_IGRPEN1`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_IGRPEN1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c12, 7`, read/write, layout [`IccIgrpen1`](crate::IccIgrpen1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_IGRPEN1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_IGRPEN1;
+#[cfg(feature = "aarch32")]
 impl ICC_IGRPEN1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20794,14 +22150,19 @@ impl ICC_IGRPEN1 {
         Self::write(value);
     }
 }
-/// `ICC_MCTLR`: Present when HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3).
+#[cfg(feature = "aarch32")]
+/// `ICC_MCTLR`:
 ///
 /// `MRC`/`MCR` `p15, 6, c12, c12, 4`, read/write, layout [`IccMctlr`](crate::IccMctlr).
+///
+/// Implemented when `HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, ICC_MCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_MCTLR;
+#[cfg(feature = "aarch32")]
 impl ICC_MCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20882,14 +22243,19 @@ impl ICC_MCTLR {
         Self::write(value);
     }
 }
-/// `ICC_MGRPEN1`: Present when HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3).
+#[cfg(feature = "aarch32")]
+/// `ICC_MGRPEN1`:
 ///
 /// `MRC`/`MCR` `p15, 6, c12, c12, 7`, read/write, layout [`IccMgrpen1`](crate::IccMgrpen1).
+///
+/// Implemented when `HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, ICC_MGRPEN1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_MGRPEN1;
+#[cfg(feature = "aarch32")]
 impl ICC_MGRPEN1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -20970,14 +22336,19 @@ impl ICC_MGRPEN1 {
         Self::write(value);
     }
 }
-/// `ICC_MSRE`: Present when HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3).
+#[cfg(feature = "aarch32")]
+/// `ICC_MSRE`:
 ///
 /// `MRC`/`MCR` `p15, 6, c12, c12, 5`, read/write, layout [`IccMsre`](crate::IccMsre).
+///
+/// Implemented when `HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, ICC_MSRE
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_MSRE;
+#[cfg(feature = "aarch32")]
 impl ICC_MSRE {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -21058,14 +22429,19 @@ impl ICC_MSRE {
         Self::write(value);
     }
 }
-/// `ICC_PMR`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_PMR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c4, c6, 0`, read/write, layout [`IccPmrArm`](crate::IccPmrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_PMR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_PMR;
+#[cfg(feature = "aarch32")]
 impl ICC_PMR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -21145,14 +22521,19 @@ impl ICC_PMR {
         Self::write(value);
     }
 }
-/// `ICC_RPR`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_RPR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c11, 3`, read-only, layout [`IccRprArm`](crate::IccRprArm).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_RPR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_RPR;
+#[cfg(feature = "aarch32")]
 impl ICC_RPR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -21191,14 +22572,19 @@ impl ICC_RPR {
         armreg_rt::Value::<crate::IccRprArm>::from_bits_retain(raw as u32)
     }
 }
-/// `ICC_SGI0R`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_SGI0R`:
 ///
 /// `MRRC`/`MCRR` `p15, 2, c12`, write-only, layout [`IccSgi0r`](crate::IccSgi0r).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_SGI0R
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_SGI0R;
+#[cfg(feature = "aarch32")]
 impl ICC_SGI0R {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -21234,14 +22620,19 @@ impl ICC_SGI0R {
         Self::write_raw(value.bits());
     }
 }
-/// `ICC_SGI1R`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_SGI1R`:
 ///
 /// `MRRC`/`MCRR` `p15, 0, c12`, write-only, layout [`IccSgi1r`](crate::IccSgi1r).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_SGI1R
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_SGI1R;
+#[cfg(feature = "aarch32")]
 impl ICC_SGI1R {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -21277,14 +22668,19 @@ impl ICC_SGI1R {
         Self::write_raw(value.bits());
     }
 }
-/// `ICC_SRE`: Present when HaveAArch32EL(EL1) && FEAT_GICv3.
+#[cfg(feature = "aarch32")]
+/// `ICC_SRE`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c12, 5`, read/write, layout [`IccSreArm`](crate::IccSreArm).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3`.
 ///
 /// Source: Arm ARM DDI0487, ICC_SRE
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICC_SRE;
+#[cfg(feature = "aarch32")]
 impl ICC_SRE {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -21364,16 +22760,21 @@ impl ICC_SRE {
         Self::write(value);
     }
 }
-/// `ICH_AP0R<n>`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_AP0R<n>`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c8, 0`, read/write, layout [`IchAp0rArm`](crate::IchAp0rArm).
 ///
 /// An array of 4 registers: `ICH_AP0R.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICH_AP0R.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm ARM DDI0487, ICH_AP0R&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_AP0R;
+#[cfg(feature = "aarch32")]
 impl ICH_AP0R {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -21406,12 +22807,14 @@ impl ICH_AP0R {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for ICH_AP0R {
     type Layout = crate::IchAp0rArm;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICH_AP0R<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for ICH_AP0R {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -21447,6 +22850,7 @@ impl armreg_rt::array::ReadElement for ICH_AP0R {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for ICH_AP0R {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -21480,16 +22884,21 @@ impl armreg_rt::array::WriteElement for ICH_AP0R {
         }
     }
 }
-/// `ICH_AP1R<n>`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_AP1R<n>`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c9, 0`, read/write, layout [`IchAp1rArm`](crate::IchAp1rArm).
 ///
 /// An array of 4 registers: `ICH_AP1R.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICH_AP1R.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm ARM DDI0487, ICH_AP1R&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_AP1R;
+#[cfg(feature = "aarch32")]
 impl ICH_AP1R {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -21522,12 +22931,14 @@ impl ICH_AP1R {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for ICH_AP1R {
     type Layout = crate::IchAp1rArm;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICH_AP1R<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for ICH_AP1R {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -21563,6 +22974,7 @@ impl armreg_rt::array::ReadElement for ICH_AP1R {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for ICH_AP1R {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -21596,14 +23008,19 @@ impl armreg_rt::array::WriteElement for ICH_AP1R {
         }
     }
 }
-/// `ICH_EISR`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_EISR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c11, 3`, read-only, layout [`IchEisrArm`](crate::IchEisrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
 ///
 /// Source: Arm ARM DDI0487, ICH_EISR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_EISR;
+#[cfg(feature = "aarch32")]
 impl ICH_EISR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -21643,14 +23060,19 @@ impl ICH_EISR {
         armreg_rt::Value::<crate::IchEisrArm>::from_bits_retain(raw as u32)
     }
 }
-/// `ICH_ELRSR`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_ELRSR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c11, 5`, read-only, layout [`IchElrsrArm`](crate::IchElrsrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
 ///
 /// Source: Arm ARM DDI0487, ICH_ELRSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_ELRSR;
+#[cfg(feature = "aarch32")]
 impl ICH_ELRSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -21690,14 +23112,19 @@ impl ICH_ELRSR {
         armreg_rt::Value::<crate::IchElrsrArm>::from_bits_retain(raw as u32)
     }
 }
-/// `ICH_HCR`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_HCR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c11, 0`, read/write, layout [`IchHcrArm`](crate::IchHcrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
 ///
 /// Source: Arm ARM DDI0487, ICH_HCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_HCR;
+#[cfg(feature = "aarch32")]
 impl ICH_HCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -21777,16 +23204,21 @@ impl ICH_HCR {
         Self::write(value);
     }
 }
-/// `ICH_LR<n>`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_LR<n>`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c12, 0`, read/write, layout [`IchLrArm`](crate::IchLrArm).
 ///
 /// An array of 16 registers: `ICH_LR.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICH_LR.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm ARM DDI0487, ICH_LR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_LR;
+#[cfg(feature = "aarch32")]
 impl ICH_LR {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -21819,12 +23251,14 @@ impl ICH_LR {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for ICH_LR {
     type Layout = crate::IchLrArm;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "ICH_LR<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for ICH_LR {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -21872,6 +23306,7 @@ impl armreg_rt::array::ReadElement for ICH_LR {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for ICH_LR {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -21917,16 +23352,21 @@ impl armreg_rt::array::WriteElement for ICH_LR {
         }
     }
 }
-/// `ICH_LRC<n>`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_LRC<n>`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c14, 0`, read/write, layout [`IchLrc`](crate::IchLrc).
 ///
 /// An array of 16 registers: `ICH_LRC.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICH_LRC.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm ARM DDI0487, ICH_LRC&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_LRC;
+#[cfg(feature = "aarch32")]
 impl ICH_LRC {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -21959,12 +23399,14 @@ impl ICH_LRC {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for ICH_LRC {
     type Layout = crate::IchLrc;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "ICH_LRC<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for ICH_LRC {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -22012,6 +23454,7 @@ impl armreg_rt::array::ReadElement for ICH_LRC {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for ICH_LRC {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -22057,14 +23500,19 @@ impl armreg_rt::array::WriteElement for ICH_LRC {
         }
     }
 }
-/// `ICH_MISR`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_MISR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c11, 2`, read-only, layout [`IchMisrArm`](crate::IchMisrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
 ///
 /// Source: Arm ARM DDI0487, ICH_MISR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_MISR;
+#[cfg(feature = "aarch32")]
 impl ICH_MISR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22104,14 +23552,19 @@ impl ICH_MISR {
         armreg_rt::Value::<crate::IchMisrArm>::from_bits_retain(raw as u32)
     }
 }
-/// `ICH_VMCR`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_VMCR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c11, 7`, read/write, layout [`IchVmcrArm`](crate::IchVmcrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
 ///
 /// Source: Arm ARM DDI0487, ICH_VMCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_VMCR;
+#[cfg(feature = "aarch32")]
 impl ICH_VMCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22192,14 +23645,19 @@ impl ICH_VMCR {
         Self::write(value);
     }
 }
-/// `ICH_VTR`: Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).
+#[cfg(feature = "aarch32")]
+/// `ICH_VTR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c11, 1`, read-only, layout [`IchVtrArm`](crate::IchVtrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
 ///
 /// Source: Arm ARM DDI0487, ICH_VTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICH_VTR;
+#[cfg(feature = "aarch32")]
 impl ICH_VTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22238,14 +23696,19 @@ impl ICH_VTR {
         armreg_rt::Value::<crate::IchVtrArm>::from_bits_retain(raw as u32)
     }
 }
-/// `ICIALLU`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ICIALLU`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c5, 0`, write-only, layout [`Iciallu`](crate::Iciallu).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ICIALLU
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICIALLU;
+#[cfg(feature = "aarch32")]
 impl ICIALLU {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22283,14 +23746,19 @@ impl ICIALLU {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ICIALLUIS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ICIALLUIS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c1, 0`, write-only, layout [`Icialluis`](crate::Icialluis).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ICIALLUIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICIALLUIS;
+#[cfg(feature = "aarch32")]
 impl ICIALLUIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22328,14 +23796,19 @@ impl ICIALLUIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ICIMVAU`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ICIMVAU`:
 ///
 /// `MRC`/`MCR` `p15, 0, c7, c5, 1`, write-only, layout [`Icimvau`](crate::Icimvau).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ICIMVAU
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ICIMVAU;
+#[cfg(feature = "aarch32")]
 impl ICIMVAU {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22373,14 +23846,19 @@ impl ICIMVAU {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ID_AFR0`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_AFR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 3`, read-only, layout [`IdAfr0Arm`](crate::IdAfr0Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_AFR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_AFR0;
+#[cfg(feature = "aarch32")]
 impl ID_AFR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22419,14 +23897,19 @@ impl ID_AFR0 {
         armreg_rt::Value::<crate::IdAfr0Arm>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `ID_DFR0`: AArch32 Debug Feature Register 0 (the PMU version is PerfMon)
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 2`, read-only, layout [`IdDfr0`](crate::IdDfr0).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487 ID_DFR0 (the AArch32 view of ID_DFR0_EL1, Linux arch/arm64/tools/sysreg 3 0 0 1 2)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_DFR0;
+#[cfg(feature = "aarch32")]
 impl ID_DFR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22465,14 +23948,19 @@ impl ID_DFR0 {
         armreg_rt::Value::<crate::IdDfr0>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_DFR1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_DFR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c3, 5`, read-only, layout [`IdDfr1Arm`](crate::IdDfr1Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_DFR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_DFR1;
+#[cfg(feature = "aarch32")]
 impl ID_DFR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22511,14 +23999,19 @@ impl ID_DFR1 {
         armreg_rt::Value::<crate::IdDfr1Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_ISAR0`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_ISAR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c2, 0`, read-only, layout [`IdIsar0Arm`](crate::IdIsar0Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_ISAR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_ISAR0;
+#[cfg(feature = "aarch32")]
 impl ID_ISAR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22558,14 +24051,19 @@ impl ID_ISAR0 {
         armreg_rt::Value::<crate::IdIsar0Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_ISAR1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_ISAR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c2, 1`, read-only, layout [`IdIsar1Arm`](crate::IdIsar1Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_ISAR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_ISAR1;
+#[cfg(feature = "aarch32")]
 impl ID_ISAR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22605,14 +24103,19 @@ impl ID_ISAR1 {
         armreg_rt::Value::<crate::IdIsar1Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_ISAR2`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_ISAR2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c2, 2`, read-only, layout [`IdIsar2Arm`](crate::IdIsar2Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_ISAR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_ISAR2;
+#[cfg(feature = "aarch32")]
 impl ID_ISAR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22652,14 +24155,19 @@ impl ID_ISAR2 {
         armreg_rt::Value::<crate::IdIsar2Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_ISAR3`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_ISAR3`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c2, 3`, read-only, layout [`IdIsar3Arm`](crate::IdIsar3Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_ISAR3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_ISAR3;
+#[cfg(feature = "aarch32")]
 impl ID_ISAR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22699,14 +24207,19 @@ impl ID_ISAR3 {
         armreg_rt::Value::<crate::IdIsar3Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_ISAR4`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_ISAR4`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c2, 4`, read-only, layout [`IdIsar4Arm`](crate::IdIsar4Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_ISAR4
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_ISAR4;
+#[cfg(feature = "aarch32")]
 impl ID_ISAR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22746,14 +24259,19 @@ impl ID_ISAR4 {
         armreg_rt::Value::<crate::IdIsar4Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_ISAR5`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_ISAR5`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c2, 5`, read-only, layout [`IdIsar5Arm`](crate::IdIsar5Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_ISAR5
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_ISAR5;
+#[cfg(feature = "aarch32")]
 impl ID_ISAR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22793,14 +24311,19 @@ impl ID_ISAR5 {
         armreg_rt::Value::<crate::IdIsar5Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_ISAR6`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_ISAR6`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c2, 7`, read-only, layout [`IdIsar6Arm`](crate::IdIsar6Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_ISAR6
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_ISAR6;
+#[cfg(feature = "aarch32")]
 impl ID_ISAR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22840,14 +24363,19 @@ impl ID_ISAR6 {
         armreg_rt::Value::<crate::IdIsar6Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_MMFR0`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_MMFR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 4`, read-only, layout [`IdMmfr0Arm`](crate::IdMmfr0Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_MMFR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_MMFR0;
+#[cfg(feature = "aarch32")]
 impl ID_MMFR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22887,14 +24415,19 @@ impl ID_MMFR0 {
         armreg_rt::Value::<crate::IdMmfr0Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_MMFR1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_MMFR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 5`, read-only, layout [`IdMmfr1Arm`](crate::IdMmfr1Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_MMFR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_MMFR1;
+#[cfg(feature = "aarch32")]
 impl ID_MMFR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22934,14 +24467,19 @@ impl ID_MMFR1 {
         armreg_rt::Value::<crate::IdMmfr1Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_MMFR2`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_MMFR2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 6`, read-only, layout [`IdMmfr2Arm`](crate::IdMmfr2Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_MMFR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_MMFR2;
+#[cfg(feature = "aarch32")]
 impl ID_MMFR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -22981,14 +24519,19 @@ impl ID_MMFR2 {
         armreg_rt::Value::<crate::IdMmfr2Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_MMFR3`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_MMFR3`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 7`, read-only, layout [`IdMmfr3Arm`](crate::IdMmfr3Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_MMFR3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_MMFR3;
+#[cfg(feature = "aarch32")]
 impl ID_MMFR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23028,14 +24571,19 @@ impl ID_MMFR3 {
         armreg_rt::Value::<crate::IdMmfr3Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_MMFR4`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_MMFR4`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c2, 6`, read-only, layout [`IdMmfr4Arm`](crate::IdMmfr4Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_MMFR4
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_MMFR4;
+#[cfg(feature = "aarch32")]
 impl ID_MMFR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23075,14 +24623,19 @@ impl ID_MMFR4 {
         armreg_rt::Value::<crate::IdMmfr4Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_MMFR5`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_MMFR5`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c3, 6`, read-only, layout [`IdMmfr5Arm`](crate::IdMmfr5Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_MMFR5
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_MMFR5;
+#[cfg(feature = "aarch32")]
 impl ID_MMFR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23122,14 +24675,19 @@ impl ID_MMFR5 {
         armreg_rt::Value::<crate::IdMmfr5Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_PFR0`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_PFR0`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 0`, read-only, layout [`IdPfr0Arm`](crate::IdPfr0Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_PFR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_PFR0;
+#[cfg(feature = "aarch32")]
 impl ID_PFR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23168,14 +24726,19 @@ impl ID_PFR0 {
         armreg_rt::Value::<crate::IdPfr0Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_PFR1`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_PFR1`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 1`, read-only, layout [`IdPfr1Arm`](crate::IdPfr1Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_PFR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_PFR1;
+#[cfg(feature = "aarch32")]
 impl ID_PFR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23214,14 +24777,19 @@ impl ID_PFR1 {
         armreg_rt::Value::<crate::IdPfr1Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `ID_PFR2`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ID_PFR2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c3, 4`, read-only, layout [`IdPfr2Arm`](crate::IdPfr2Arm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ID_PFR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ID_PFR2;
+#[cfg(feature = "aarch32")]
 impl ID_PFR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23260,14 +24828,19 @@ impl ID_PFR2 {
         armreg_rt::Value::<crate::IdPfr2Arm>::from_bits_retain(raw as u32)
     }
 }
-/// `IFAR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `IFAR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c6, c0, 2`, read/write, layout [`Ifar`](crate::Ifar).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, IFAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct IFAR;
+#[cfg(feature = "aarch32")]
 impl IFAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23345,14 +24918,19 @@ impl IFAR {
         Self::write(value);
     }
 }
-/// `IFSR`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
+#[cfg(feature = "aarch32")]
+/// `IFSR`: Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c0, 1`, read/write, layout [`Ifsr`](crate::Ifsr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, IFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct IFSR;
+#[cfg(feature = "aarch32")]
 impl IFSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23430,16 +25008,21 @@ impl IFSR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `IFSR_EAE1`: IFSR when (TTBCR.EAE == '1'): Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p15, 0, c5, c0, 1`, read/write, layout [`IfsrEae1`](crate::IfsrEae1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`IFSR`]: the same encoding, with the layout that applies when (TTBCR.EAE == '1').
 ///
 /// Source: Arm ARM DDI0487, IFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct IFSR_EAE1;
+#[cfg(feature = "aarch32")]
 impl IFSR_EAE1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23520,14 +25103,19 @@ impl IFSR_EAE1 {
         Self::write(value);
     }
 }
-/// `ISR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ISR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c1, 0`, read-only, layout [`IsrArm`](crate::IsrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ISR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ISR;
+#[cfg(feature = "aarch32")]
 impl ISR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23566,14 +25154,19 @@ impl ISR {
         armreg_rt::Value::<crate::IsrArm>::from_bits_retain(raw as u32)
     }
 }
-/// `ITLBIALL`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ITLBIALL`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c5, 0`, write-only, layout [`Itlbiall`](crate::Itlbiall).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ITLBIALL
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ITLBIALL;
+#[cfg(feature = "aarch32")]
 impl ITLBIALL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23611,14 +25204,19 @@ impl ITLBIALL {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ITLBIASID`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ITLBIASID`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c5, 2`, write-only, layout [`Itlbiasid`](crate::Itlbiasid).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ITLBIASID
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ITLBIASID;
+#[cfg(feature = "aarch32")]
 impl ITLBIASID {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23656,14 +25254,19 @@ impl ITLBIASID {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `ITLBIMVA`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `ITLBIMVA`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c5, 1`, write-only, layout [`Itlbimva`](crate::Itlbimva).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, ITLBIMVA
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct ITLBIMVA;
+#[cfg(feature = "aarch32")]
 impl ITLBIMVA {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23701,14 +25304,19 @@ impl ITLBIMVA {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `JIDR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `JIDR`:
 ///
 /// `MRC`/`MCR` `p14, 7, c0, c0, 0`, read-only, layout [`Jidr`](crate::Jidr).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, JIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct JIDR;
+#[cfg(feature = "aarch32")]
 impl JIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23747,14 +25355,19 @@ impl JIDR {
         armreg_rt::Value::<crate::Jidr>::from_bits_retain(raw as u32)
     }
 }
-/// `JMCR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `JMCR`:
 ///
 /// `MRC`/`MCR` `p14, 7, c2, c0, 0`, read/write, layout [`Jmcr`](crate::Jmcr).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, JMCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct JMCR;
+#[cfg(feature = "aarch32")]
 impl JMCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23832,14 +25445,19 @@ impl JMCR {
         Self::write(value);
     }
 }
-/// `JOSCR`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `JOSCR`:
 ///
 /// `MRC`/`MCR` `p14, 7, c1, c0, 0`, read/write, layout [`Joscr`](crate::Joscr).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, JOSCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct JOSCR;
+#[cfg(feature = "aarch32")]
 impl JOSCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23917,14 +25535,19 @@ impl JOSCR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `MIDR`: Main ID Register, AArch32
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c0, 0`, read-only, layout [`Midr`](crate::Midr).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, MIDR (coproc 0b1111, opc1 0, CRn c0, CRm c0, opc2 0)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct MIDR;
+#[cfg(feature = "aarch32")]
 impl MIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -23963,14 +25586,19 @@ impl MIDR {
         armreg_rt::Value::<crate::Midr>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `MPIDR`: Multiprocessor Affinity Register (AArch32)
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c0, 5`, read-only, layout [`MpidrA32`](crate::MpidrA32).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, MPIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct MPIDR;
+#[cfg(feature = "aarch32")]
 impl MPIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24009,14 +25637,19 @@ impl MPIDR {
         armreg_rt::Value::<crate::MpidrA32>::from_bits_retain(raw as u32)
     }
 }
-/// `NSACR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `NSACR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c1, 2`, read/write, layout [`Nsacr`](crate::Nsacr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, NSACR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct NSACR;
+#[cfg(feature = "aarch32")]
 impl NSACR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24094,14 +25727,19 @@ impl NSACR {
         Self::write(value);
     }
 }
-/// `PAR`: Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when Text("the instruction returned a 32-bit value to the PAR, PAR.F==0").
+#[cfg(feature = "aarch32")]
+/// `PAR`: Arm's data gives 4 layouts; this is the one when Text("the instruction returned a 32-bit value to the PAR, PAR.F==0").
 ///
 /// `MRRC`/`MCRR` `p15, 0, c7`, read/write, layout [`ParArm`](crate::ParArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, PAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PAR;
+#[cfg(feature = "aarch32")]
 impl PAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -24179,16 +25817,21 @@ impl PAR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PAR_VIEW`: PAR when Text("the instruction returned a 32-bit value to the PAR, PAR.F==1"): Arm's data gives it this layout.
 ///
 /// `MRRC`/`MCRR` `p15, 0, c7`, read/write, layout [`ParView`](crate::ParView).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`PAR`]: the same encoding, with the layout that applies when Text("the instruction returned a 32-bit value to the PAR, PAR.F==1").
 ///
 /// Source: Arm ARM DDI0487, PAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PAR_VIEW;
+#[cfg(feature = "aarch32")]
 impl PAR_VIEW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -24267,16 +25910,21 @@ impl PAR_VIEW {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PAR_VIEW2`: PAR when Text("the instruction returned a 64-bit value to the PAR, PAR.F==0"): Arm's data gives it this layout.
 ///
 /// `MRRC`/`MCRR` `p15, 0, c7`, read/write, layout [`ParView2`](crate::ParView2).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`PAR`]: the same encoding, with the layout that applies when Text("the instruction returned a 64-bit value to the PAR, PAR.F==0").
 ///
 /// Source: Arm ARM DDI0487, PAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PAR_VIEW2;
+#[cfg(feature = "aarch32")]
 impl PAR_VIEW2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -24355,16 +26003,21 @@ impl PAR_VIEW2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PAR_VIEW3`: PAR when Text("the instruction returned a 64-bit value to the PAR, PAR.F==1"): Arm's data gives it this layout.
 ///
 /// `MRRC`/`MCRR` `p15, 0, c7`, read/write, layout [`ParView3`](crate::ParView3).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`PAR`]: the same encoding, with the layout that applies when Text("the instruction returned a 64-bit value to the PAR, PAR.F==1").
 ///
 /// Source: Arm ARM DDI0487, PAR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PAR_VIEW3;
+#[cfg(feature = "aarch32")]
 impl PAR_VIEW3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -24443,14 +26096,19 @@ impl PAR_VIEW3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCCFILTR`: Cycle Count Filter Register
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c15, 7`, read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCCFILTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCCFILTR;
+#[cfg(feature = "aarch32")]
 impl PMCCFILTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24531,14 +26189,19 @@ impl PMCCFILTR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCCNTR`: Cycle Count Register, 32-bit MRC/MCR form (bits \[31:0\])
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c13, 0`, read/write, layout [`Pmccntr32`](crate::Pmccntr32).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCCNTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCCNTR;
+#[cfg(feature = "aarch32")]
 impl PMCCNTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24618,6 +26281,7 @@ impl PMCCNTR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCCNTR64`: Cycle Count Register, 64-bit MRRC/MCRR form (note: Undefined on every QEMU 7.2 model, as measured by tests/tests/qemu.rs)
 ///
 /// `MRRC`/`MCRR` `p15, 0, c9`, read/write, layout [`Pmccntr`](crate::Pmccntr).
@@ -24625,7 +26289,9 @@ impl PMCCNTR {
 /// Source: Arm ARM DDI0487 §G8.4 PMCCNTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCCNTR64;
+#[cfg(feature = "aarch32")]
 impl PMCCNTR64 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -24704,14 +26370,19 @@ impl PMCCNTR64 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCEID0`: Common Event Identification 0 (events 0x00-0x1F)
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 6`, read-only, layout [`Pmceid32`](crate::Pmceid32).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCEID0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCEID0;
+#[cfg(feature = "aarch32")]
 impl PMCEID0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24750,14 +26421,19 @@ impl PMCEID0 {
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCEID1`: Common Event Identification 1 (events 0x20-0x3F)
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 7`, read-only, layout [`Pmceid32`](crate::Pmceid32).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCEID1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCEID1;
+#[cfg(feature = "aarch32")]
 impl PMCEID1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24796,14 +26472,19 @@ impl PMCEID1 {
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCEID2`: Common Event Identification 2 (events 0x4000-0x401F)
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c14, 4`, read-only, layout [`Pmceid32`](crate::Pmceid32).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3p1`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCEID2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCEID2;
+#[cfg(feature = "aarch32")]
 impl PMCEID2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24842,14 +26523,19 @@ impl PMCEID2 {
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCEID3`: Common Event Identification 3 (events 0x4020-0x403F)
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c14, 5`, read-only, layout [`Pmceid32`](crate::Pmceid32).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3p1`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCEID3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCEID3;
+#[cfg(feature = "aarch32")]
 impl PMCEID3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24888,14 +26574,19 @@ impl PMCEID3 {
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCNTENCLR`: Count Enable Clear
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 2`, write-1-to-clear view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCNTENCLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCNTENCLR;
+#[cfg(feature = "aarch32")]
 impl PMCNTENCLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -24962,14 +26653,19 @@ impl PMCNTENCLR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCNTENSET`: Count Enable Set
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 1`, write-1-to-set view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCNTENSET
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCNTENSET;
+#[cfg(feature = "aarch32")]
 impl PMCNTENSET {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25036,16 +26732,21 @@ impl PMCNTENSET {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMCR`: Performance Monitors Control Register
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 0`, read/write, layout [`PmcrA32`](crate::PmcrA32).
+///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
 ///
 /// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMCR;
+#[cfg(feature = "aarch32")]
 impl PMCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25133,16 +26834,21 @@ impl PMCR {
         Self::write(Self::read().acting_on(field));
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMEVCNTR<n>`: Event Count Registers 0..30 (32-bit): p15, 0, c14, c(8+(m&gt;&gt;3)), m&7
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c8, 0`, read/write, layout [`Pmevcntr32`](crate::Pmevcntr32).
 ///
 /// An array of 31 registers: `PMEVCNTR.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVCNTR.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMEVCNTR&lt;m&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMEVCNTR;
+#[cfg(feature = "aarch32")]
 impl PMEVCNTR {
     /// The number of registers in the array.
     pub const COUNT: usize = 31;
@@ -25175,12 +26881,14 @@ impl PMEVCNTR {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for PMEVCNTR {
     type Layout = crate::Pmevcntr32;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVCNTR<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for PMEVCNTR {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -25243,6 +26951,7 @@ impl armreg_rt::array::ReadElement for PMEVCNTR {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for PMEVCNTR {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -25303,16 +27012,21 @@ impl armreg_rt::array::WriteElement for PMEVCNTR {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMEVTYPER<n>`: Event Type Registers 0..30: p15, 0, c14, c(12+(m&gt;&gt;3)), m&7
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c12, 0`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
 /// An array of 31 registers: `PMEVTYPER.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVTYPER.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMEVTYPER&lt;m&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMEVTYPER;
+#[cfg(feature = "aarch32")]
 impl PMEVTYPER {
     /// The number of registers in the array.
     pub const COUNT: usize = 31;
@@ -25345,12 +27059,14 @@ impl PMEVTYPER {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::SysRegArray for PMEVTYPER {
     type Layout = crate::Pmevtyper;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVTYPER<n>";
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::ReadElement for PMEVTYPER {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -25413,6 +27129,7 @@ impl armreg_rt::array::ReadElement for PMEVTYPER {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 impl armreg_rt::array::WriteElement for PMEVTYPER {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
@@ -25473,14 +27190,19 @@ impl armreg_rt::array::WriteElement for PMEVTYPER {
         }
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMINTENCLR`: Interrupt Enable Clear
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c14, 2`, write-1-to-clear view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMINTENCLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMINTENCLR;
+#[cfg(feature = "aarch32")]
 impl PMINTENCLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25547,14 +27269,19 @@ impl PMINTENCLR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMINTENSET`: Interrupt Enable Set
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c14, 1`, write-1-to-set view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMINTENSET
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMINTENSET;
+#[cfg(feature = "aarch32")]
 impl PMINTENSET {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25621,14 +27348,19 @@ impl PMINTENSET {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMMIR`: Machine Identification Register
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c14, 6`, read-only, layout [`Pmmir`](crate::Pmmir).
 ///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_PMUv3p4`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMMIR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMMIR;
+#[cfg(feature = "aarch32")]
 impl PMMIR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25667,14 +27399,19 @@ impl PMMIR {
         armreg_rt::Value::<crate::Pmmir>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMOVSR`: Overflow Flag Status Register (the AArch32 name of PMOVSCLR): write 1 to clear a flag; reads the flags
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 3`, write-1-to-clear view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMOVSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMOVSR;
+#[cfg(feature = "aarch32")]
 impl PMOVSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25740,14 +27477,19 @@ impl PMOVSR {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMOVSSET`: Overflow Flag Status Set
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c14, 3`, write-1-to-set view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMOVSSET
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMOVSSET;
+#[cfg(feature = "aarch32")]
 impl PMOVSSET {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25814,14 +27556,19 @@ impl PMOVSSET {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMSELR`: Event Counter Selection Register (system register only)
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 5`, read/write, layout [`Pmselr`](crate::Pmselr).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMSELR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMSELR;
+#[cfg(feature = "aarch32")]
 impl PMSELR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25901,14 +27648,19 @@ impl PMSELR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMSWINC`: Software Increment (write-only)
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 4`, write-only, layout [`Pmswinc`](crate::Pmswinc).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMSWINC
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMSWINC;
+#[cfg(feature = "aarch32")]
 impl PMSWINC {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -25946,14 +27698,19 @@ impl PMSWINC {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMUSERENR`: User Enable Register
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c14, 0`, read/write, layout [`PmuserenrA32`](crate::PmuserenrA32).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMUSERENR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMUSERENR;
+#[cfg(feature = "aarch32")]
 impl PMUSERENR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26035,14 +27792,19 @@ impl PMUSERENR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMXEVCNTR`: Selected Event Count Register (PMEVCNTR&lt;n&gt; for n = PMSELR.SEL)
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c13, 2`, read/write, layout [`Pmevcntr32`](crate::Pmevcntr32).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMXEVCNTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMXEVCNTR;
+#[cfg(feature = "aarch32")]
 impl PMXEVCNTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26123,14 +27885,19 @@ impl PMXEVCNTR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `PMXEVTYPER`: Selected Event Type Register (PMEVTYPER&lt;n&gt; for n = PMSELR.SEL; PMCCFILTR when SEL = 31)
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c13, 1`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
+/// Implemented when `HaveAArch32() && FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMXEVTYPER
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct PMXEVTYPER;
+#[cfg(feature = "aarch32")]
 impl PMXEVTYPER {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26211,14 +27978,19 @@ impl PMXEVTYPER {
         Self::write(value);
     }
 }
-/// `REVIDR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `REVIDR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c0, 6`, read-only, layout [`RevidrArm`](crate::RevidrArm).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, REVIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct REVIDR;
+#[cfg(feature = "aarch32")]
 impl REVIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26257,14 +28029,19 @@ impl REVIDR {
         armreg_rt::Value::<crate::RevidrArm>::from_bits_retain(raw as u32)
     }
 }
-/// `RMR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `RMR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c0, 2`, read/write, layout [`Rmr`](crate::Rmr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, RMR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct RMR;
+#[cfg(feature = "aarch32")]
 impl RMR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26342,14 +28119,19 @@ impl RMR {
         Self::write(value);
     }
 }
-/// `SCR`: Present when HaveAArch32EL(EL3).
+#[cfg(feature = "aarch32")]
+/// `SCR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c1, 0`, read/write, layout [`ScrArm`](crate::ScrArm).
+///
+/// Implemented when `HaveAArch32EL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, SCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct SCR;
+#[cfg(feature = "aarch32")]
 impl SCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26429,14 +28211,19 @@ impl SCR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `SCTLR`: System Control Register (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c0, 0`, read/write, layout [`SctlrA32`](crate::SctlrA32).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, SCTLR (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct SCTLR;
+#[cfg(feature = "aarch32")]
 impl SCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26516,14 +28303,19 @@ impl SCTLR {
         Self::write(value);
     }
 }
-/// `SDCR`: Present when HaveAArch32EL(EL3).
+#[cfg(feature = "aarch32")]
+/// `SDCR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c3, 1`, read/write, layout [`Sdcr`](crate::Sdcr).
+///
+/// Implemented when `HaveAArch32EL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, SDCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct SDCR;
+#[cfg(feature = "aarch32")]
 impl SDCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26601,14 +28393,19 @@ impl SDCR {
         Self::write(value);
     }
 }
-/// `SDER`: Present when (HaveEL(EL3) && HaveAArch32EL(EL3)) || (HaveAArch32EL(EL1) && HaveELUsingSecurityState(EL1, TRUE)).
+#[cfg(feature = "aarch32")]
+/// `SDER`:
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c1, 1`, read/write, layout [`Sder`](crate::Sder).
+///
+/// Implemented when `(HaveEL(EL3) && HaveAArch32EL(EL3)) || (HaveAArch32EL(EL1) && HaveELUsingSecurityState(EL1, TRUE))`.
 ///
 /// Source: Arm ARM DDI0487, SDER
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct SDER;
+#[cfg(feature = "aarch32")]
 impl SDER {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26686,14 +28483,19 @@ impl SDER {
         Self::write(value);
     }
 }
-/// `TCMTR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TCMTR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c0, 2`, read-only, layout [`Tcmtr`](crate::Tcmtr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TCMTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TCMTR;
+#[cfg(feature = "aarch32")]
 impl TCMTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26732,14 +28534,19 @@ impl TCMTR {
         armreg_rt::Value::<crate::Tcmtr>::from_bits_retain(raw as u32)
     }
 }
-/// `TLBIALL`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIALL`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c7, 0`, write-only, layout [`Tlbiall`](crate::Tlbiall).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIALL
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIALL;
+#[cfg(feature = "aarch32")]
 impl TLBIALL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26777,14 +28584,19 @@ impl TLBIALL {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIALLH`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIALLH`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c7, 0`, write-only, layout [`Tlbiallh`](crate::Tlbiallh).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIALLH
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIALLH;
+#[cfg(feature = "aarch32")]
 impl TLBIALLH {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26822,14 +28634,19 @@ impl TLBIALLH {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIALLHIS`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIALLHIS`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c3, 0`, write-only, layout [`Tlbiallhis`](crate::Tlbiallhis).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIALLHIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIALLHIS;
+#[cfg(feature = "aarch32")]
 impl TLBIALLHIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26867,14 +28684,19 @@ impl TLBIALLHIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIALLIS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIALLIS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c3, 0`, write-only, layout [`Tlbiallis`](crate::Tlbiallis).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIALLIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIALLIS;
+#[cfg(feature = "aarch32")]
 impl TLBIALLIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26912,14 +28734,19 @@ impl TLBIALLIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIALLNSNH`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIALLNSNH`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c7, 4`, write-only, layout [`Tlbiallnsnh`](crate::Tlbiallnsnh).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIALLNSNH
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIALLNSNH;
+#[cfg(feature = "aarch32")]
 impl TLBIALLNSNH {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -26957,14 +28784,19 @@ impl TLBIALLNSNH {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIALLNSNHIS`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIALLNSNHIS`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c3, 4`, write-only, layout [`Tlbiallnsnhis`](crate::Tlbiallnsnhis).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIALLNSNHIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIALLNSNHIS;
+#[cfg(feature = "aarch32")]
 impl TLBIALLNSNHIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27002,14 +28834,19 @@ impl TLBIALLNSNHIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIASID`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIASID`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c7, 2`, write-only, layout [`Tlbiasid`](crate::Tlbiasid).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIASID
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIASID;
+#[cfg(feature = "aarch32")]
 impl TLBIASID {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27047,14 +28884,19 @@ impl TLBIASID {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIASIDIS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIASIDIS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c3, 2`, write-only, layout [`Tlbiasidis`](crate::Tlbiasidis).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIASIDIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIASIDIS;
+#[cfg(feature = "aarch32")]
 impl TLBIASIDIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27092,14 +28934,19 @@ impl TLBIASIDIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIIPAS2`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIIPAS2`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c4, 1`, write-only, layout [`Tlbiipas2`](crate::Tlbiipas2).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIIPAS2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIIPAS2;
+#[cfg(feature = "aarch32")]
 impl TLBIIPAS2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27137,14 +28984,19 @@ impl TLBIIPAS2 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIIPAS2IS`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIIPAS2IS`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c0, 1`, write-only, layout [`Tlbiipas2is`](crate::Tlbiipas2is).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIIPAS2IS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIIPAS2IS;
+#[cfg(feature = "aarch32")]
 impl TLBIIPAS2IS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27182,14 +29034,19 @@ impl TLBIIPAS2IS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIIPAS2L`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIIPAS2L`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c4, 5`, write-only, layout [`Tlbiipas2l`](crate::Tlbiipas2l).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIIPAS2L
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIIPAS2L;
+#[cfg(feature = "aarch32")]
 impl TLBIIPAS2L {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27227,14 +29084,19 @@ impl TLBIIPAS2L {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIIPAS2LIS`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIIPAS2LIS`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c0, 5`, write-only, layout [`Tlbiipas2lis`](crate::Tlbiipas2lis).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIIPAS2LIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIIPAS2LIS;
+#[cfg(feature = "aarch32")]
 impl TLBIIPAS2LIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27272,14 +29134,19 @@ impl TLBIIPAS2LIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVA`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVA`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c7, 1`, write-only, layout [`Tlbimva`](crate::Tlbimva).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVA
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVA;
+#[cfg(feature = "aarch32")]
 impl TLBIMVA {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27317,14 +29184,19 @@ impl TLBIMVA {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVAA`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVAA`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c7, 3`, write-only, layout [`Tlbimvaa`](crate::Tlbimvaa).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVAA
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVAA;
+#[cfg(feature = "aarch32")]
 impl TLBIMVAA {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27362,14 +29234,19 @@ impl TLBIMVAA {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVAAIS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVAAIS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c3, 3`, write-only, layout [`Tlbimvaais`](crate::Tlbimvaais).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVAAIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVAAIS;
+#[cfg(feature = "aarch32")]
 impl TLBIMVAAIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27407,14 +29284,19 @@ impl TLBIMVAAIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVAAL`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVAAL`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c7, 7`, write-only, layout [`Tlbimvaal`](crate::Tlbimvaal).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVAAL
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVAAL;
+#[cfg(feature = "aarch32")]
 impl TLBIMVAAL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27452,14 +29334,19 @@ impl TLBIMVAAL {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVAALIS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVAALIS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c3, 7`, write-only, layout [`Tlbimvaalis`](crate::Tlbimvaalis).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVAALIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVAALIS;
+#[cfg(feature = "aarch32")]
 impl TLBIMVAALIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27497,14 +29384,19 @@ impl TLBIMVAALIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVAH`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVAH`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c7, 1`, write-only, layout [`Tlbimvah`](crate::Tlbimvah).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVAH
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVAH;
+#[cfg(feature = "aarch32")]
 impl TLBIMVAH {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27542,14 +29434,19 @@ impl TLBIMVAH {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVAHIS`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVAHIS`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c3, 1`, write-only, layout [`Tlbimvahis`](crate::Tlbimvahis).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVAHIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVAHIS;
+#[cfg(feature = "aarch32")]
 impl TLBIMVAHIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27587,14 +29484,19 @@ impl TLBIMVAHIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVAIS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVAIS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c3, 1`, write-only, layout [`Tlbimvais`](crate::Tlbimvais).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVAIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVAIS;
+#[cfg(feature = "aarch32")]
 impl TLBIMVAIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27632,14 +29534,19 @@ impl TLBIMVAIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVAL`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVAL`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c7, 5`, write-only, layout [`Tlbimval`](crate::Tlbimval).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVAL
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVAL;
+#[cfg(feature = "aarch32")]
 impl TLBIMVAL {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27677,14 +29584,19 @@ impl TLBIMVAL {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVALH`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVALH`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c7, 5`, write-only, layout [`Tlbimvalh`](crate::Tlbimvalh).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVALH
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVALH;
+#[cfg(feature = "aarch32")]
 impl TLBIMVALH {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27722,14 +29634,19 @@ impl TLBIMVALH {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVALHIS`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVALHIS`:
 ///
 /// `MRC`/`MCR` `p15, 4, c8, c3, 5`, write-only, layout [`Tlbimvalhis`](crate::Tlbimvalhis).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVALHIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVALHIS;
+#[cfg(feature = "aarch32")]
 impl TLBIMVALHIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27767,14 +29684,19 @@ impl TLBIMVALHIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBIMVALIS`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBIMVALIS`:
 ///
 /// `MRC`/`MCR` `p15, 0, c8, c3, 5`, write-only, layout [`Tlbimvalis`](crate::Tlbimvalis).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBIMVALIS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBIMVALIS;
+#[cfg(feature = "aarch32")]
 impl TLBIMVALIS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27812,14 +29734,19 @@ impl TLBIMVALIS {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `TLBTR`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TLBTR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c0, 3`, read-only, layout [`Tlbtr`](crate::Tlbtr).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TLBTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TLBTR;
+#[cfg(feature = "aarch32")]
 impl TLBTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27858,14 +29785,19 @@ impl TLBTR {
         armreg_rt::Value::<crate::Tlbtr>::from_bits_retain(raw as u32)
     }
 }
-/// `TPIDRPRW`: Present when HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `TPIDRPRW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c0, 4`, read/write, layout [`Tpidrprw`](crate::Tpidrprw).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, TPIDRPRW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TPIDRPRW;
+#[cfg(feature = "aarch32")]
 impl TPIDRPRW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -27946,14 +29878,19 @@ impl TPIDRPRW {
         Self::write(value);
     }
 }
-/// `TPIDRURO`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `TPIDRURO`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c0, 3`, read/write, layout [`Tpidruro`](crate::Tpidruro).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, TPIDRURO
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TPIDRURO;
+#[cfg(feature = "aarch32")]
 impl TPIDRURO {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -28034,14 +29971,19 @@ impl TPIDRURO {
         Self::write(value);
     }
 }
-/// `TPIDRURW`: Present when HaveAArch32().
+#[cfg(feature = "aarch32")]
+/// `TPIDRURW`:
 ///
 /// `MRC`/`MCR` `p15, 0, c13, c0, 2`, read/write, layout [`Tpidrurw`](crate::Tpidrurw).
+///
+/// Implemented when `HaveAArch32()`.
 ///
 /// Source: Arm ARM DDI0487, TPIDRURW
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TPIDRURW;
+#[cfg(feature = "aarch32")]
 impl TPIDRURW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -28122,14 +30064,19 @@ impl TPIDRURW {
         Self::write(value);
     }
 }
-/// `TRFCR`: Present when HaveAArch32EL(EL1) && FEAT_TRF.
+#[cfg(feature = "aarch32")]
+/// `TRFCR`:
 ///
 /// `MRC`/`MCR` `p15, 0, c1, c2, 1`, read/write, layout [`Trfcr`](crate::Trfcr).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_TRF`.
 ///
 /// Source: Arm ARM DDI0487, TRFCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TRFCR;
+#[cfg(feature = "aarch32")]
 impl TRFCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -28207,14 +30154,19 @@ impl TRFCR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `TTBCR`: Translation Table Base Control Register (AArch32), TTBCR.EAE = 0 layout
 ///
 /// `MRC`/`MCR` `p15, 0, c2, c0, 2`, read/write, layout [`Ttbcr`](crate::Ttbcr).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, TTBCR (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TTBCR;
+#[cfg(feature = "aarch32")]
 impl TTBCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -28292,14 +30244,19 @@ impl TTBCR {
         Self::write(value);
     }
 }
-/// `TTBCR2`: Present when HaveAArch32EL(EL1) && FEAT_AA32HPD.
+#[cfg(feature = "aarch32")]
+/// `TTBCR2`:
 ///
 /// `MRC`/`MCR` `p15, 0, c2, c0, 3`, read/write, layout [`Ttbcr2`](crate::Ttbcr2).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_AA32HPD`.
 ///
 /// Source: Arm ARM DDI0487, TTBCR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TTBCR2;
+#[cfg(feature = "aarch32")]
 impl TTBCR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -28379,6 +30336,7 @@ impl TTBCR2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `TTBCR_EAE`: Translation Table Base Control Register (AArch32) seen with TTBCR.EAE = 1 (long-descriptor format)
 ///
 /// `MRC`/`MCR` `p15, 0, c2, c0, 2`, read/write, layout [`TtbcrLong`](crate::TtbcrLong).
@@ -28388,7 +30346,9 @@ impl TTBCR2 {
 /// Source: Arm ARM DDI0487, TTBCR (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TTBCR_EAE;
+#[cfg(feature = "aarch32")]
 impl TTBCR_EAE {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -28469,14 +30429,19 @@ impl TTBCR_EAE {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `TTBR0`: Translation Table Base Register 0 (AArch32, MRRC/MCRR 64-bit access)
 ///
 /// `MRRC`/`MCRR` `p15, 0, c2`, read/write, layout [`TtbrA3264`](crate::TtbrA3264).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, TTBR0 and TTBR1 (AArch32, 64-bit format)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TTBR0;
+#[cfg(feature = "aarch32")]
 impl TTBR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -28554,16 +30519,21 @@ impl TTBR0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `TTBR0_EAE1`: TTBR0 when (TTBCR.EAE == '1'): Arm's data gives it this layout.
 ///
 /// `MRRC`/`MCRR` `p15, 0, c2`, read/write, layout [`Ttbr0Eae1`](crate::Ttbr0Eae1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`TTBR0`]: the same encoding, with the layout that applies when (TTBCR.EAE == '1').
 ///
 /// Source: Arm ARM DDI0487, TTBR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TTBR0_EAE1;
+#[cfg(feature = "aarch32")]
 impl TTBR0_EAE1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -28642,14 +30612,19 @@ impl TTBR0_EAE1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `TTBR1`: Translation Table Base Register 1 (AArch32, MRRC/MCRR 64-bit access)
 ///
 /// `MRRC`/`MCRR` `p15, 1, c2`, read/write, layout [`TtbrA3264`](crate::TtbrA3264).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, TTBR0 and TTBR1 (AArch32, 64-bit format)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TTBR1;
+#[cfg(feature = "aarch32")]
 impl TTBR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -28727,16 +30702,21 @@ impl TTBR1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `TTBR1_EAE1`: TTBR1 when (TTBCR.EAE == '1'): Arm's data gives it this layout.
 ///
 /// `MRRC`/`MCRR` `p15, 1, c2`, read/write, layout [`Ttbr1Eae1`](crate::Ttbr1Eae1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`TTBR1`]: the same encoding, with the layout that applies when (TTBCR.EAE == '1').
 ///
 /// Source: Arm ARM DDI0487, TTBR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct TTBR1_EAE1;
+#[cfg(feature = "aarch32")]
 impl TTBR1_EAE1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
@@ -28815,14 +30795,19 @@ impl TTBR1_EAE1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `VBAR`: Vector Base Address Register (AArch32): exception vectors when SCTLR.V is 0
 ///
 /// `MRC`/`MCR` `p15, 0, c12, c0, 0`, read/write, layout [`VbarA32`](crate::VbarA32).
 ///
+/// Implemented when `HaveAArch32EL(EL1)`.
+///
 /// Source: Arm ARM DDI0487, VBAR (AArch32)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct VBAR;
+#[cfg(feature = "aarch32")]
 impl VBAR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -28902,14 +30887,19 @@ impl VBAR {
         Self::write(value);
     }
 }
-/// `VDFSR`: Present when FEAT_RAS && HaveAArch32EL(EL1).
+#[cfg(feature = "aarch32")]
+/// `VDFSR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c5, c2, 3`, read/write, layout [`Vdfsr`](crate::Vdfsr).
+///
+/// Implemented when `FEAT_RAS && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, VDFSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct VDFSR;
+#[cfg(feature = "aarch32")]
 impl VDFSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -28987,14 +30977,19 @@ impl VDFSR {
         Self::write(value);
     }
 }
-/// `VDISR`: Present when HaveAArch32EL(EL1) && FEAT_RAS. Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
+#[cfg(feature = "aarch32")]
+/// `VDISR`: Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c1, 1`, read/write, layout [`Vdisr`](crate::Vdisr).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, VDISR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct VDISR;
+#[cfg(feature = "aarch32")]
 impl VDISR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -29072,16 +31067,21 @@ impl VDISR {
         Self::write(value);
     }
 }
+#[cfg(feature = "aarch32")]
 /// `VDISR_EAE1`: VDISR when (TTBCR.EAE == '1'): Arm's data gives it this layout.
 ///
 /// `MRC`/`MCR` `p15, 4, c12, c1, 1`, read/write, layout [`VdisrEae1`](crate::VdisrEae1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_RAS`.
 ///
 /// A view of [`VDISR`]: the same encoding, with the layout that applies when (TTBCR.EAE == '1').
 ///
 /// Source: Arm ARM DDI0487, VDISR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct VDISR_EAE1;
+#[cfg(feature = "aarch32")]
 impl VDISR_EAE1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -29162,14 +31162,19 @@ impl VDISR_EAE1 {
         Self::write(value);
     }
 }
-/// `VMPIDR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `VMPIDR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c0, c0, 5`, read/write, layout [`VmpidrArm`](crate::VmpidrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, VMPIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct VMPIDR;
+#[cfg(feature = "aarch32")]
 impl VMPIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -29249,14 +31254,19 @@ impl VMPIDR {
         Self::write(value);
     }
 }
-/// `VPIDR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `VPIDR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c0, c0, 0`, read/write, layout [`VpidrArm`](crate::VpidrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, VPIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct VPIDR;
+#[cfg(feature = "aarch32")]
 impl VPIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -29336,14 +31346,19 @@ impl VPIDR {
         Self::write(value);
     }
 }
-/// `VTCR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `VTCR`:
 ///
 /// `MRC`/`MCR` `p15, 4, c2, c1, 2`, read/write, layout [`VtcrArm`](crate::VtcrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, VTCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct VTCR;
+#[cfg(feature = "aarch32")]
 impl VTCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
@@ -29423,14 +31438,19 @@ impl VTCR {
         Self::write(value);
     }
 }
-/// `VTTBR`: Present when HaveAArch32EL(EL2).
+#[cfg(feature = "aarch32")]
+/// `VTTBR`:
 ///
 /// `MRRC`/`MCRR` `p15, 6, c2`, read/write, layout [`VttbrArm`](crate::VttbrArm).
+///
+/// Implemented when `HaveAArch32EL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, VTTBR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default).
 pub struct VTTBR;
+#[cfg(feature = "aarch32")]
 impl VTTBR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {

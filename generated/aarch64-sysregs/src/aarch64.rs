@@ -27,14 +27,19 @@
     clippy::missing_errors_doc,
     reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
 )]
-/// `ACCDATA_EL1`: Present when FEAT_LS64_ACCDATA.
+#[cfg(feature = "ls64_accdata")]
+/// `ACCDATA_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C13_C0_5`, read/write, layout [`AccdataEl1`](crate::AccdataEl1).
+///
+/// Implemented when `FEAT_LS64_ACCDATA`.
 ///
 /// Source: Arm ARM DDI0487, ACCDATA_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ls64_accdata` (in `all`, the default).
 pub struct ACCDATA_EL1;
+#[cfg(feature = "ls64_accdata")]
 impl ACCDATA_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -203,14 +208,19 @@ impl ACTLRALIAS_EL1 {
         Self::write(value);
     }
 }
-/// `ACTLRMASK_EL1`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `ACTLRMASK_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_1`, read/write, layout [`ActlrmaskEl1`](crate::ActlrmaskEl1).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, ACTLRMASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct ACTLRMASK_EL1;
+#[cfg(feature = "srmask")]
 impl ACTLRMASK_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -291,14 +301,19 @@ impl ACTLRMASK_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `ACTLRMASK_EL12`: Another encoding of ACTLRMASK_EL1: ACTLRMASK_EL12 reaches it from a higher exception level (Arm ARM DDI0487, ACTLRMASK_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C1_C4_1`, read/write, layout [`ActlrmaskEl1`](crate::ActlrmaskEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, ACTLRMASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct ACTLRMASK_EL12;
+#[cfg(feature = "srmask")]
 impl ACTLRMASK_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -379,14 +394,19 @@ impl ACTLRMASK_EL12 {
         Self::write(value);
     }
 }
-/// `ACTLRMASK_EL2`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `ACTLRMASK_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C1_C4_1`, read/write, layout [`ActlrmaskEl2`](crate::ActlrmaskEl2).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, ACTLRMASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct ACTLRMASK_EL2;
+#[cfg(feature = "srmask")]
 impl ACTLRMASK_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -726,6 +746,8 @@ impl ACTLR_EL2 {
 /// `ACTLR_EL3`: Auxiliary Control Register (EL3)
 ///
 /// `MRS`/`MSR` `S3_6_C1_C0_1`, read/write, layout [`Actlr`](crate::Actlr).
+///
+/// Implemented when `HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, ACTLR_EL3
 #[allow(non_camel_case_types)]
@@ -1067,6 +1089,8 @@ impl AFSR0_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C5_C1_0`, read/write, layout [`Afsr`](crate::Afsr).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, AFSR0_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -1407,6 +1431,8 @@ impl AFSR1_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C5_C1_1`, read/write, layout [`Afsr`](crate::Afsr).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, AFSR1_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -1534,14 +1560,19 @@ impl AIDR_EL1 {
         armreg_rt::Value::<crate::Aidr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "nmi")]
 /// `ALLINT`: All Interrupt Mask Bit (FEAT_NMI): masks interrupts including those with superpriority
 ///
 /// `MRS`/`MSR` `S3_0_C4_C3_0`, read/write, layout [`Allint`](crate::Allint).
 ///
+/// Implemented when `FEAT_NMI`.
+///
 /// Source: Arm ARM DDI0487, ALLINT; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `nmi` (in `all`, the default).
 pub struct ALLINT;
+#[cfg(feature = "nmi")]
 impl ALLINT {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -1622,14 +1653,19 @@ impl ALLINT {
         Self::write(value);
     }
 }
+#[cfg(feature = "aie")]
 /// `AMAIR2_EL1`: Extended Auxiliary Memory Attribute Indirection Register (EL1), IMPLEMENTATION DEFINED
 ///
 /// `MRS`/`MSR` `S3_0_C10_C3_1`, read/write, layout [`Amair2`](crate::Amair2).
 ///
+/// Implemented when `FEAT_AIE`.
+///
 /// Source: Arm ARM DDI0487, AMAIR2_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aie` (in `all`, the default).
 pub struct AMAIR2_EL1;
+#[cfg(feature = "aie")]
 impl AMAIR2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -1710,14 +1746,19 @@ impl AMAIR2_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aie")]
 /// `AMAIR2_EL12`: Another encoding of AMAIR2_EL1: AMAIR2_EL12 reaches it from a higher exception level (Arm ARM DDI0487, AMAIR2_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C10_C3_1`, read/write, layout [`Amair2El1`](crate::Amair2El1).
 ///
+/// Implemented when `FEAT_AIE`.
+///
 /// Source: Arm ARM DDI0487, AMAIR2_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aie` (in `all`, the default).
 pub struct AMAIR2_EL12;
+#[cfg(feature = "aie")]
 impl AMAIR2_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -1798,14 +1839,19 @@ impl AMAIR2_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aie")]
 /// `AMAIR2_EL2`: Extended Auxiliary Memory Attribute Indirection Register (EL2), IMPLEMENTATION DEFINED
 ///
 /// `MRS`/`MSR` `S3_4_C10_C3_1`, read/write, layout [`Amair2`](crate::Amair2).
 ///
+/// Implemented when `FEAT_AIE`.
+///
 /// Source: Arm ARM DDI0487, AMAIR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aie` (in `all`, the default).
 pub struct AMAIR2_EL2;
+#[cfg(feature = "aie")]
 impl AMAIR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -1886,14 +1932,19 @@ impl AMAIR2_EL2 {
         Self::write(value);
     }
 }
-/// `AMAIR2_EL3`: Present when FEAT_AIE.
+#[cfg(feature = "aie")]
+/// `AMAIR2_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C10_C3_1`, read/write, layout [`Amair2El3`](crate::Amair2El3).
+///
+/// Implemented when `FEAT_AIE`.
 ///
 /// Source: Arm ARM DDI0487, AMAIR2_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aie` (in `all`, the default).
 pub struct AMAIR2_EL3;
+#[cfg(feature = "aie")]
 impl AMAIR2_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2234,6 +2285,8 @@ impl AMAIR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C10_C3_0`, read/write, layout [`Amair`](crate::Amair).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, AMAIR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -2314,14 +2367,19 @@ impl AMAIR_EL3 {
         Self::write(value);
     }
 }
-/// `AMCFGR_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMCFGR_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C2_1`, read-only, layout [`AmcfgrEl0`](crate::AmcfgrEl0).
+///
+/// Implemented when `FEAT_AMUv1`.
 ///
 /// Source: Arm ARM DDI0487, AMCFGR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMCFGR_EL0;
+#[cfg(feature = "amuv1")]
 impl AMCFGR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2361,14 +2419,19 @@ impl AMCFGR_EL0 {
         armreg_rt::Value::<crate::AmcfgrEl0>::from_bits_retain(raw)
     }
 }
-/// `AMCG1IDR_EL0`: Present when FEAT_AMUv1p1.
+#[cfg(feature = "amuv1p1")]
+/// `AMCG1IDR_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C2_6`, read-only, layout [`Amcg1idrEl0`](crate::Amcg1idrEl0).
+///
+/// Implemented when `FEAT_AMUv1p1`.
 ///
 /// Source: Arm ARM DDI0487, AMCG1IDR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1p1` (in `all`, the default).
 pub struct AMCG1IDR_EL0;
+#[cfg(feature = "amuv1p1")]
 impl AMCG1IDR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2408,14 +2471,19 @@ impl AMCG1IDR_EL0 {
         armreg_rt::Value::<crate::Amcg1idrEl0>::from_bits_retain(raw)
     }
 }
-/// `AMCGCR_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMCGCR_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C2_2`, read-only, layout [`AmcgcrEl0`](crate::AmcgcrEl0).
+///
+/// Implemented when `FEAT_AMUv1`.
 ///
 /// Source: Arm ARM DDI0487, AMCGCR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMCGCR_EL0;
+#[cfg(feature = "amuv1")]
 impl AMCGCR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2455,14 +2523,19 @@ impl AMCGCR_EL0 {
         armreg_rt::Value::<crate::AmcgcrEl0>::from_bits_retain(raw)
     }
 }
-/// `AMCNTENCLR0_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMCNTENCLR0_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C2_4`, read/write, layout [`Amcntenclr0El0`](crate::Amcntenclr0El0).
+///
+/// Implemented when `FEAT_AMUv1`.
 ///
 /// Source: Arm ARM DDI0487, AMCNTENCLR0_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMCNTENCLR0_EL0;
+#[cfg(feature = "amuv1")]
 impl AMCNTENCLR0_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2543,14 +2616,19 @@ impl AMCNTENCLR0_EL0 {
         Self::write(value);
     }
 }
-/// `AMCNTENCLR1_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMCNTENCLR1_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C3_0`, read/write, layout [`Amcntenclr1El0`](crate::Amcntenclr1El0).
+///
+/// Implemented when `FEAT_AMUv1`.
 ///
 /// Source: Arm ARM DDI0487, AMCNTENCLR1_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMCNTENCLR1_EL0;
+#[cfg(feature = "amuv1")]
 impl AMCNTENCLR1_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2631,14 +2709,19 @@ impl AMCNTENCLR1_EL0 {
         Self::write(value);
     }
 }
-/// `AMCNTENSET0_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMCNTENSET0_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C2_5`, read/write, layout [`Amcntenset0El0`](crate::Amcntenset0El0).
+///
+/// Implemented when `FEAT_AMUv1`.
 ///
 /// Source: Arm ARM DDI0487, AMCNTENSET0_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMCNTENSET0_EL0;
+#[cfg(feature = "amuv1")]
 impl AMCNTENSET0_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2719,14 +2802,19 @@ impl AMCNTENSET0_EL0 {
         Self::write(value);
     }
 }
-/// `AMCNTENSET1_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMCNTENSET1_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C3_1`, read/write, layout [`Amcntenset1El0`](crate::Amcntenset1El0).
+///
+/// Implemented when `FEAT_AMUv1`.
 ///
 /// Source: Arm ARM DDI0487, AMCNTENSET1_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMCNTENSET1_EL0;
+#[cfg(feature = "amuv1")]
 impl AMCNTENSET1_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2807,14 +2895,19 @@ impl AMCNTENSET1_EL0 {
         Self::write(value);
     }
 }
-/// `AMCR_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMCR_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C2_0`, read/write, layout [`AmcrEl0`](crate::AmcrEl0).
+///
+/// Implemented when `FEAT_AMUv1`.
 ///
 /// Source: Arm ARM DDI0487, AMCR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMCR_EL0;
+#[cfg(feature = "amuv1")]
 impl AMCR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -2895,16 +2988,21 @@ impl AMCR_EL0 {
         Self::write(value);
     }
 }
-/// `AMEVCNTR0<n>_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMEVCNTR0<n>_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C4_0`, read/write, layout [`Amevcntr0El0`](crate::Amevcntr0El0).
 ///
 /// An array of 4 registers: `AMEVCNTR0_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `AMEVCNTR0_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_AMUv1`.
+///
 /// Source: Arm ARM DDI0487, AMEVCNTR0&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMEVCNTR0_EL0;
+#[cfg(feature = "amuv1")]
 impl AMEVCNTR0_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -2937,12 +3035,14 @@ impl AMEVCNTR0_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::SysRegArray for AMEVCNTR0_EL0 {
     type Layout = crate::Amevcntr0El0;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "AMEVCNTR0<n>_EL0";
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::ReadElement for AMEVCNTR0_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -2978,6 +3078,7 @@ impl armreg_rt::array::ReadElement for AMEVCNTR0_EL0 {
         }
     }
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::WriteElement for AMEVCNTR0_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3011,16 +3112,21 @@ impl armreg_rt::array::WriteElement for AMEVCNTR0_EL0 {
         }
     }
 }
-/// `AMEVCNTR1<n>_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMEVCNTR1<n>_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C12_0`, read/write, layout [`Amevcntr1El0`](crate::Amevcntr1El0).
 ///
 /// An array of 16 registers: `AMEVCNTR1_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `AMEVCNTR1_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_AMUv1`.
+///
 /// Source: Arm ARM DDI0487, AMEVCNTR1&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMEVCNTR1_EL0;
+#[cfg(feature = "amuv1")]
 impl AMEVCNTR1_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -3053,12 +3159,14 @@ impl AMEVCNTR1_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::SysRegArray for AMEVCNTR1_EL0 {
     type Layout = crate::Amevcntr1El0;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "AMEVCNTR1<n>_EL0";
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::ReadElement for AMEVCNTR1_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3106,6 +3214,7 @@ impl armreg_rt::array::ReadElement for AMEVCNTR1_EL0 {
         }
     }
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::WriteElement for AMEVCNTR1_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3151,16 +3260,21 @@ impl armreg_rt::array::WriteElement for AMEVCNTR1_EL0 {
         }
     }
 }
-/// `AMEVCNTVOFF0<n>_EL2`: Present when FEAT_AMUv1p1.
+#[cfg(feature = "amuv1p1")]
+/// `AMEVCNTVOFF0<n>_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C13_C8_0`, read/write, layout [`Amevcntvoff0El2`](crate::Amevcntvoff0El2).
 ///
 /// An array of 16 registers: `AMEVCNTVOFF0_EL2.at::<N>()` is element N, checked when the program is compiled (one instruction); `AMEVCNTVOFF0_EL2.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_AMUv1p1`.
+///
 /// Source: Arm ARM DDI0487, AMEVCNTVOFF0&lt;n&gt;_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1p1` (in `all`, the default).
 pub struct AMEVCNTVOFF0_EL2;
+#[cfg(feature = "amuv1p1")]
 impl AMEVCNTVOFF0_EL2 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -3193,12 +3307,14 @@ impl AMEVCNTVOFF0_EL2 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "amuv1p1")]
 impl armreg_rt::array::SysRegArray for AMEVCNTVOFF0_EL2 {
     type Layout = crate::Amevcntvoff0El2;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "AMEVCNTVOFF0<n>_EL2";
 }
+#[cfg(feature = "amuv1p1")]
 impl armreg_rt::array::ReadElement for AMEVCNTVOFF0_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3246,6 +3362,7 @@ impl armreg_rt::array::ReadElement for AMEVCNTVOFF0_EL2 {
         }
     }
 }
+#[cfg(feature = "amuv1p1")]
 impl armreg_rt::array::WriteElement for AMEVCNTVOFF0_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3291,16 +3408,21 @@ impl armreg_rt::array::WriteElement for AMEVCNTVOFF0_EL2 {
         }
     }
 }
-/// `AMEVCNTVOFF1<n>_EL2`: Present when FEAT_AMUv1p1.
+#[cfg(feature = "amuv1p1")]
+/// `AMEVCNTVOFF1<n>_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C13_C10_0`, read/write, layout [`Amevcntvoff1El2`](crate::Amevcntvoff1El2).
 ///
 /// An array of 16 registers: `AMEVCNTVOFF1_EL2.at::<N>()` is element N, checked when the program is compiled (one instruction); `AMEVCNTVOFF1_EL2.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_AMUv1p1`.
+///
 /// Source: Arm ARM DDI0487, AMEVCNTVOFF1&lt;n&gt;_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1p1` (in `all`, the default).
 pub struct AMEVCNTVOFF1_EL2;
+#[cfg(feature = "amuv1p1")]
 impl AMEVCNTVOFF1_EL2 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -3333,12 +3455,14 @@ impl AMEVCNTVOFF1_EL2 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "amuv1p1")]
 impl armreg_rt::array::SysRegArray for AMEVCNTVOFF1_EL2 {
     type Layout = crate::Amevcntvoff1El2;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "AMEVCNTVOFF1<n>_EL2";
 }
+#[cfg(feature = "amuv1p1")]
 impl armreg_rt::array::ReadElement for AMEVCNTVOFF1_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3386,6 +3510,7 @@ impl armreg_rt::array::ReadElement for AMEVCNTVOFF1_EL2 {
         }
     }
 }
+#[cfg(feature = "amuv1p1")]
 impl armreg_rt::array::WriteElement for AMEVCNTVOFF1_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3431,16 +3556,21 @@ impl armreg_rt::array::WriteElement for AMEVCNTVOFF1_EL2 {
         }
     }
 }
-/// `AMEVTYPER0<n>_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMEVTYPER0<n>_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C6_0`, read-only, layout [`Amevtyper0El0`](crate::Amevtyper0El0).
 ///
 /// An array of 4 registers: `AMEVTYPER0_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `AMEVTYPER0_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_AMUv1`.
+///
 /// Source: Arm ARM DDI0487, AMEVTYPER0&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMEVTYPER0_EL0;
+#[cfg(feature = "amuv1")]
 impl AMEVTYPER0_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -3473,12 +3603,14 @@ impl AMEVTYPER0_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::SysRegArray for AMEVTYPER0_EL0 {
     type Layout = crate::Amevtyper0El0;
     type Access = armreg_rt::access::Ro;
     const COUNT: usize = 4;
     const NAME: &'static str = "AMEVTYPER0<n>_EL0";
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::ReadElement for AMEVTYPER0_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3514,16 +3646,21 @@ impl armreg_rt::array::ReadElement for AMEVTYPER0_EL0 {
         }
     }
 }
-/// `AMEVTYPER1<n>_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMEVTYPER1<n>_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C14_0`, read/write, layout [`Amevtyper1El0`](crate::Amevtyper1El0).
 ///
 /// An array of 16 registers: `AMEVTYPER1_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `AMEVTYPER1_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_AMUv1`.
+///
 /// Source: Arm ARM DDI0487, AMEVTYPER1&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMEVTYPER1_EL0;
+#[cfg(feature = "amuv1")]
 impl AMEVTYPER1_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -3556,12 +3693,14 @@ impl AMEVTYPER1_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::SysRegArray for AMEVTYPER1_EL0 {
     type Layout = crate::Amevtyper1El0;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "AMEVTYPER1<n>_EL0";
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::ReadElement for AMEVTYPER1_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3609,6 +3748,7 @@ impl armreg_rt::array::ReadElement for AMEVTYPER1_EL0 {
         }
     }
 }
+#[cfg(feature = "amuv1")]
 impl armreg_rt::array::WriteElement for AMEVTYPER1_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -3654,14 +3794,19 @@ impl armreg_rt::array::WriteElement for AMEVTYPER1_EL0 {
         }
     }
 }
-/// `AMUSERENR_EL0`: Present when FEAT_AMUv1.
+#[cfg(feature = "amuv1")]
+/// `AMUSERENR_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C2_3`, read/write, layout [`AmuserenrEl0`](crate::AmuserenrEl0).
+///
+/// Implemented when `FEAT_AMUv1`.
 ///
 /// Source: Arm ARM DDI0487, AMUSERENR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct AMUSERENR_EL0;
+#[cfg(feature = "amuv1")]
 impl AMUSERENR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -3742,14 +3887,19 @@ impl AMUSERENR_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APDAKEYHI_EL1`: Data key A, bits \[127:64\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C2_1`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APDAKeyHi_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APDAKEYHI_EL1;
+#[cfg(feature = "pauth")]
 impl APDAKEYHI_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -3826,14 +3976,19 @@ impl APDAKEYHI_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APDAKEYLO_EL1`: Data key A, bits \[63:0\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C2_0`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APDAKeyLo_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APDAKEYLO_EL1;
+#[cfg(feature = "pauth")]
 impl APDAKEYLO_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -3910,14 +4065,19 @@ impl APDAKEYLO_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APDBKEYHI_EL1`: Data key B, bits \[127:64\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C2_3`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APDBKeyHi_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APDBKEYHI_EL1;
+#[cfg(feature = "pauth")]
 impl APDBKEYHI_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -3994,14 +4154,19 @@ impl APDBKEYHI_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APDBKEYLO_EL1`: Data key B, bits \[63:0\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C2_2`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APDBKeyLo_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APDBKEYLO_EL1;
+#[cfg(feature = "pauth")]
 impl APDBKEYLO_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4078,14 +4243,19 @@ impl APDBKEYLO_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APGAKEYHI_EL1`: Generic authentication key, bits \[127:64\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C3_1`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APGAKeyHi_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APGAKEYHI_EL1;
+#[cfg(feature = "pauth")]
 impl APGAKEYHI_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4162,14 +4332,19 @@ impl APGAKEYHI_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APGAKEYLO_EL1`: Generic authentication key, bits \[63:0\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C3_0`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APGAKeyLo_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APGAKEYLO_EL1;
+#[cfg(feature = "pauth")]
 impl APGAKEYLO_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4246,14 +4421,19 @@ impl APGAKEYLO_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APIAKEYHI_EL1`: Instruction key A, bits \[127:64\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C1_1`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APIAKeyHi_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APIAKEYHI_EL1;
+#[cfg(feature = "pauth")]
 impl APIAKEYHI_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4330,14 +4510,19 @@ impl APIAKEYHI_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APIAKEYLO_EL1`: Instruction key A, bits \[63:0\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C1_0`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APIAKeyLo_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APIAKEYLO_EL1;
+#[cfg(feature = "pauth")]
 impl APIAKEYLO_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4414,14 +4599,19 @@ impl APIAKEYLO_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APIBKEYHI_EL1`: Instruction key B, bits \[127:64\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C1_3`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APIBKeyHi_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APIBKEYHI_EL1;
+#[cfg(feature = "pauth")]
 impl APIBKEYHI_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4498,14 +4688,19 @@ impl APIBKEYHI_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pauth")]
 /// `APIBKEYLO_EL1`: Instruction key B, bits \[63:0\]
 ///
 /// `MRS`/`MSR` `S3_0_C2_C1_2`, read/write, layout [`Apkey`](crate::Apkey).
 ///
+/// Implemented when `FEAT_PAuth`.
+///
 /// Source: Arm ARM DDI0487, APIBKeyLo_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pauth` (in `all`, the default).
 pub struct APIBKEYLO_EL1;
+#[cfg(feature = "pauth")]
 impl APIBKEYLO_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4582,14 +4777,19 @@ impl APIBKEYLO_EL1 {
         Self::write(value);
     }
 }
-/// `BRBCR_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBCR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C9_C0_0`, read/write, layout [`BrbcrEl1`](crate::BrbcrEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBCR_EL1;
+#[cfg(feature = "brbe")]
 impl BRBCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4670,14 +4870,19 @@ impl BRBCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "brbe")]
 /// `BRBCR_EL12`: Another encoding of BRBCR_EL1: BRBCR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, BRBCR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S2_5_C9_C0_0`, read/write, layout [`BrbcrEl1`](crate::BrbcrEl1).
 ///
+/// Implemented when `FEAT_BRBE`.
+///
 /// Source: Arm ARM DDI0487, BRBCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBCR_EL12;
+#[cfg(feature = "brbe")]
 impl BRBCR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4758,14 +4963,19 @@ impl BRBCR_EL12 {
         Self::write(value);
     }
 }
-/// `BRBCR_EL2`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBCR_EL2`:
 ///
 /// `MRS`/`MSR` `S2_4_C9_C0_0`, read/write, layout [`BrbcrEl2`](crate::BrbcrEl2).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBCR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBCR_EL2;
+#[cfg(feature = "brbe")]
 impl BRBCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4846,14 +5056,19 @@ impl BRBCR_EL2 {
         Self::write(value);
     }
 }
-/// `BRBFCR_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBFCR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C9_C0_1`, read/write, layout [`BrbfcrEl1`](crate::BrbfcrEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBFCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBFCR_EL1;
+#[cfg(feature = "brbe")]
 impl BRBFCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4934,14 +5149,19 @@ impl BRBFCR_EL1 {
         Self::write(value);
     }
 }
-/// `BRBIDR0_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBIDR0_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C9_C2_0`, read-only, layout [`Brbidr0El1`](crate::Brbidr0El1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBIDR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBIDR0_EL1;
+#[cfg(feature = "brbe")]
 impl BRBIDR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -4981,14 +5201,19 @@ impl BRBIDR0_EL1 {
         armreg_rt::Value::<crate::Brbidr0El1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF0_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF0_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C0_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF0_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5028,14 +5253,19 @@ impl BRBINF0_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF10_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF10_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C10_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF10_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF10_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5075,14 +5305,19 @@ impl BRBINF10_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF11_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF11_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C11_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF11_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF11_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5122,14 +5357,19 @@ impl BRBINF11_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF12_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF12_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C12_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF12_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF12_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5169,14 +5409,19 @@ impl BRBINF12_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF13_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF13_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C13_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF13_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF13_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5216,14 +5461,19 @@ impl BRBINF13_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF14_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF14_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C14_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF14_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF14_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5263,14 +5513,19 @@ impl BRBINF14_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF15_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF15_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C15_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF15_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF15_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5310,14 +5565,19 @@ impl BRBINF15_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF16_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF16_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C0_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF16_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF16_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5357,14 +5617,19 @@ impl BRBINF16_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF17_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF17_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C1_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF17_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF17_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5404,14 +5669,19 @@ impl BRBINF17_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF18_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF18_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C2_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF18_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF18_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5451,14 +5721,19 @@ impl BRBINF18_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF19_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF19_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C3_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF19_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF19_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5498,14 +5773,19 @@ impl BRBINF19_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF1_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF1_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C1_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF1_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5545,14 +5825,19 @@ impl BRBINF1_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF20_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF20_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C4_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF20_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF20_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5592,14 +5877,19 @@ impl BRBINF20_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF21_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF21_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C5_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF21_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF21_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5639,14 +5929,19 @@ impl BRBINF21_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF22_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF22_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C6_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF22_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF22_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5686,14 +5981,19 @@ impl BRBINF22_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF23_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF23_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C7_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF23_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF23_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5733,14 +6033,19 @@ impl BRBINF23_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF24_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF24_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C8_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF24_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF24_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5780,14 +6085,19 @@ impl BRBINF24_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF25_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF25_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C9_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF25_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF25_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5827,14 +6137,19 @@ impl BRBINF25_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF26_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF26_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C10_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF26_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF26_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5874,14 +6189,19 @@ impl BRBINF26_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF27_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF27_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C11_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF27_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF27_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5921,14 +6241,19 @@ impl BRBINF27_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF28_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF28_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C12_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF28_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF28_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -5968,14 +6293,19 @@ impl BRBINF28_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF29_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF29_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C13_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF29_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF29_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6015,14 +6345,19 @@ impl BRBINF29_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF2_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF2_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C2_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF2_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6062,14 +6397,19 @@ impl BRBINF2_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF30_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF30_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C14_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF30_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF30_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6109,14 +6449,19 @@ impl BRBINF30_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF31_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF31_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C15_4`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF31_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF31_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6156,14 +6501,19 @@ impl BRBINF31_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF3_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF3_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C3_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF3_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF3_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6203,14 +6553,19 @@ impl BRBINF3_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF4_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF4_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C4_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF4_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF4_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6250,14 +6605,19 @@ impl BRBINF4_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF5_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF5_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C5_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF5_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF5_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6297,14 +6657,19 @@ impl BRBINF5_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF6_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF6_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C6_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF6_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF6_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6344,14 +6709,19 @@ impl BRBINF6_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF7_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF7_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C7_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF7_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF7_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6391,14 +6761,19 @@ impl BRBINF7_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF8_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF8_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C8_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF8_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF8_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6438,14 +6813,19 @@ impl BRBINF8_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINF9_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINF9_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C9_0`, read-only, layout [`BrbinfEl1`](crate::BrbinfEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINF&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINF9_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINF9_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6485,14 +6865,19 @@ impl BRBINF9_EL1 {
         armreg_rt::Value::<crate::BrbinfEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBINFINJ_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBINFINJ_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C9_C1_0`, read/write, layout [`BrbinfinjEl1`](crate::BrbinfinjEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBINFINJ_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBINFINJ_EL1;
+#[cfg(feature = "brbe")]
 impl BRBINFINJ_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6573,14 +6958,19 @@ impl BRBINFINJ_EL1 {
         Self::write(value);
     }
 }
-/// `BRBSRC0_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC0_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C0_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC0_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6620,14 +7010,19 @@ impl BRBSRC0_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC10_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC10_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C10_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC10_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC10_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6667,14 +7062,19 @@ impl BRBSRC10_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC11_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC11_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C11_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC11_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC11_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6714,14 +7114,19 @@ impl BRBSRC11_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC12_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC12_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C12_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC12_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC12_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6761,14 +7166,19 @@ impl BRBSRC12_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC13_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC13_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C13_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC13_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC13_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6808,14 +7218,19 @@ impl BRBSRC13_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC14_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC14_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C14_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC14_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC14_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6855,14 +7270,19 @@ impl BRBSRC14_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC15_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC15_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C15_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC15_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC15_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6902,14 +7322,19 @@ impl BRBSRC15_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC16_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC16_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C0_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC16_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC16_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6949,14 +7374,19 @@ impl BRBSRC16_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC17_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC17_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C1_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC17_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC17_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -6996,14 +7426,19 @@ impl BRBSRC17_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC18_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC18_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C2_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC18_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC18_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7043,14 +7478,19 @@ impl BRBSRC18_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC19_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC19_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C3_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC19_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC19_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7090,14 +7530,19 @@ impl BRBSRC19_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC1_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC1_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C1_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC1_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7137,14 +7582,19 @@ impl BRBSRC1_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC20_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC20_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C4_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC20_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC20_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7184,14 +7634,19 @@ impl BRBSRC20_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC21_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC21_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C5_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC21_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC21_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7231,14 +7686,19 @@ impl BRBSRC21_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC22_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC22_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C6_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC22_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC22_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7278,14 +7738,19 @@ impl BRBSRC22_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC23_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC23_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C7_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC23_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC23_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7325,14 +7790,19 @@ impl BRBSRC23_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC24_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC24_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C8_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC24_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC24_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7372,14 +7842,19 @@ impl BRBSRC24_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC25_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC25_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C9_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC25_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC25_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7419,14 +7894,19 @@ impl BRBSRC25_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC26_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC26_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C10_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC26_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC26_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7466,14 +7946,19 @@ impl BRBSRC26_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC27_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC27_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C11_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC27_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC27_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7513,14 +7998,19 @@ impl BRBSRC27_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC28_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC28_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C12_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC28_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC28_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7560,14 +8050,19 @@ impl BRBSRC28_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC29_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC29_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C13_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC29_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC29_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7607,14 +8102,19 @@ impl BRBSRC29_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC2_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC2_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C2_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC2_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7654,14 +8154,19 @@ impl BRBSRC2_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC30_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC30_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C14_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC30_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC30_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7701,14 +8206,19 @@ impl BRBSRC30_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC31_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC31_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C15_5`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC31_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC31_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7748,14 +8258,19 @@ impl BRBSRC31_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC3_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC3_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C3_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC3_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC3_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7795,14 +8310,19 @@ impl BRBSRC3_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC4_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC4_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C4_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC4_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC4_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7842,14 +8362,19 @@ impl BRBSRC4_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC5_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC5_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C5_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC5_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC5_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7889,14 +8414,19 @@ impl BRBSRC5_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC6_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC6_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C6_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC6_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC6_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7936,14 +8466,19 @@ impl BRBSRC6_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC7_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC7_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C7_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC7_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC7_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -7983,14 +8518,19 @@ impl BRBSRC7_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC8_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC8_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C8_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC8_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC8_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8030,14 +8570,19 @@ impl BRBSRC8_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRC9_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRC9_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C9_1`, read-only, layout [`BrbsrcEl1`](crate::BrbsrcEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRC&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRC9_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRC9_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8077,14 +8622,19 @@ impl BRBSRC9_EL1 {
         armreg_rt::Value::<crate::BrbsrcEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBSRCINJ_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBSRCINJ_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C9_C1_1`, read/write, layout [`BrbsrcinjEl1`](crate::BrbsrcinjEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBSRCINJ_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBSRCINJ_EL1;
+#[cfg(feature = "brbe")]
 impl BRBSRCINJ_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8165,14 +8715,19 @@ impl BRBSRCINJ_EL1 {
         Self::write(value);
     }
 }
-/// `BRBTGT0_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT0_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C0_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT0_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8212,14 +8767,19 @@ impl BRBTGT0_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT10_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT10_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C10_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT10_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT10_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8259,14 +8819,19 @@ impl BRBTGT10_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT11_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT11_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C11_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT11_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT11_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8306,14 +8871,19 @@ impl BRBTGT11_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT12_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT12_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C12_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT12_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT12_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8353,14 +8923,19 @@ impl BRBTGT12_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT13_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT13_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C13_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT13_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT13_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8400,14 +8975,19 @@ impl BRBTGT13_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT14_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT14_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C14_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT14_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT14_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8447,14 +9027,19 @@ impl BRBTGT14_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT15_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT15_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C15_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT15_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT15_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8494,14 +9079,19 @@ impl BRBTGT15_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT16_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT16_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C0_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT16_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT16_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8541,14 +9131,19 @@ impl BRBTGT16_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT17_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT17_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C1_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT17_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT17_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8588,14 +9183,19 @@ impl BRBTGT17_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT18_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT18_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C2_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT18_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT18_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8635,14 +9235,19 @@ impl BRBTGT18_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT19_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT19_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C3_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT19_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT19_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8682,14 +9287,19 @@ impl BRBTGT19_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT1_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT1_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C1_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT1_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8729,14 +9339,19 @@ impl BRBTGT1_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT20_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT20_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C4_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT20_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT20_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8776,14 +9391,19 @@ impl BRBTGT20_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT21_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT21_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C5_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT21_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT21_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8823,14 +9443,19 @@ impl BRBTGT21_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT22_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT22_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C6_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT22_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT22_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8870,14 +9495,19 @@ impl BRBTGT22_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT23_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT23_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C7_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT23_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT23_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8917,14 +9547,19 @@ impl BRBTGT23_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT24_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT24_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C8_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT24_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT24_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -8964,14 +9599,19 @@ impl BRBTGT24_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT25_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT25_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C9_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT25_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT25_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9011,14 +9651,19 @@ impl BRBTGT25_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT26_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT26_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C10_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT26_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT26_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9058,14 +9703,19 @@ impl BRBTGT26_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT27_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT27_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C11_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT27_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT27_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9105,14 +9755,19 @@ impl BRBTGT27_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT28_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT28_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C12_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT28_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT28_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9152,14 +9807,19 @@ impl BRBTGT28_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT29_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT29_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C13_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT29_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT29_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9199,14 +9859,19 @@ impl BRBTGT29_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT2_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT2_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C2_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT2_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9246,14 +9911,19 @@ impl BRBTGT2_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT30_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT30_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C14_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT30_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT30_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9293,14 +9963,19 @@ impl BRBTGT30_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT31_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT31_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C15_6`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT31_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT31_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9340,14 +10015,19 @@ impl BRBTGT31_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT3_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT3_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C3_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT3_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT3_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9387,14 +10067,19 @@ impl BRBTGT3_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT4_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT4_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C4_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT4_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT4_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9434,14 +10119,19 @@ impl BRBTGT4_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT5_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT5_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C5_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT5_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT5_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9481,14 +10171,19 @@ impl BRBTGT5_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT6_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT6_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C6_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT6_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT6_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9528,14 +10223,19 @@ impl BRBTGT6_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT7_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT7_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C7_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT7_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT7_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9575,14 +10275,19 @@ impl BRBTGT7_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT8_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT8_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C8_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT8_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT8_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9622,14 +10327,19 @@ impl BRBTGT8_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGT9_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGT9_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C8_C9_2`, read-only, layout [`BrbtgtEl1`](crate::BrbtgtEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGT&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGT9_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGT9_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9669,14 +10379,19 @@ impl BRBTGT9_EL1 {
         armreg_rt::Value::<crate::BrbtgtEl1>::from_bits_retain(raw)
     }
 }
-/// `BRBTGTINJ_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTGTINJ_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C9_C1_2`, read/write, layout [`BrbtgtinjEl1`](crate::BrbtgtinjEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTGTINJ_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTGTINJ_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTGTINJ_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9757,14 +10472,19 @@ impl BRBTGTINJ_EL1 {
         Self::write(value);
     }
 }
-/// `BRBTS_EL1`: Present when FEAT_BRBE.
+#[cfg(feature = "brbe")]
+/// `BRBTS_EL1`:
 ///
 /// `MRS`/`MSR` `S2_1_C9_C0_2`, read/write, layout [`BrbtsEl1`](crate::BrbtsEl1).
+///
+/// Implemented when `FEAT_BRBE`.
 ///
 /// Source: Arm ARM DDI0487, BRBTS_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `brbe` (in `all`, the default).
 pub struct BRBTS_EL1;
+#[cfg(feature = "brbe")]
 impl BRBTS_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -9845,14 +10565,19 @@ impl BRBTS_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "ccidx")]
 /// `CCSIDR2_EL1`: Current Cache Size ID Register 2: number of sets with FEAT_CCIDX
 ///
 /// `MRS`/`MSR` `S3_1_C0_C0_2`, read-only, layout [`Ccsidr2`](crate::Ccsidr2).
 ///
+/// Implemented when `FEAT_CCIDX`.
+///
 /// Source: Arm ARM DDI0487, CCSIDR2_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ccidx` (in `all`, the default).
 pub struct CCSIDR2_EL1;
+#[cfg(feature = "ccidx")]
 impl CCSIDR2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -10301,14 +11026,19 @@ impl CNTHCTL_EL2_E2H {
         Self::write(value);
     }
 }
-/// `CNTHPS_CTL_EL2`: Present when FEAT_SEL2.
+#[cfg(feature = "sel2")]
+/// `CNTHPS_CTL_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C14_C5_1`, read/write, layout [`CnthpsCtlEl2`](crate::CnthpsCtlEl2).
+///
+/// Implemented when `FEAT_SEL2`.
 ///
 /// Source: Arm ARM DDI0487, CNTHPS_CTL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHPS_CTL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHPS_CTL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -10389,14 +11119,19 @@ impl CNTHPS_CTL_EL2 {
         Self::write(value);
     }
 }
-/// `CNTHPS_CVAL_EL2`: Present when HaveEL(EL2) && FEAT_SEL2.
+#[cfg(feature = "sel2")]
+/// `CNTHPS_CVAL_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C14_C5_2`, read/write, layout [`CnthpsCvalEl2`](crate::CnthpsCvalEl2).
+///
+/// Implemented when `HaveEL(EL2) && FEAT_SEL2`.
 ///
 /// Source: Arm ARM DDI0487, CNTHPS_CVAL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHPS_CVAL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHPS_CVAL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -10477,14 +11212,19 @@ impl CNTHPS_CVAL_EL2 {
         Self::write(value);
     }
 }
-/// `CNTHPS_TVAL_EL2`: Present when HaveEL(EL2) && FEAT_SEL2.
+#[cfg(feature = "sel2")]
+/// `CNTHPS_TVAL_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C14_C5_0`, read/write, layout [`CnthpsTvalEl2`](crate::CnthpsTvalEl2).
+///
+/// Implemented when `HaveEL(EL2) && FEAT_SEL2`.
 ///
 /// Source: Arm ARM DDI0487, CNTHPS_TVAL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHPS_TVAL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHPS_TVAL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -10565,14 +11305,19 @@ impl CNTHPS_TVAL_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sel2")]
 /// `CNTHP_CTL_EL2`: EL2 physical timer control register
 ///
 /// `MRS`/`MSR` `S3_4_C14_C2_1`, read/write, layout [`CntpCtl`](crate::CntpCtl).
 ///
+/// Implemented when `HaveEL(EL3) || (!HaveEL(EL3) && HaveEL(EL2) && !FEAT_SEL2)`.
+///
 /// Source: Arm ARM DDI0487, CNTHP_CTL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHP_CTL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHP_CTL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -10653,14 +11398,19 @@ impl CNTHP_CTL_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sel2")]
 /// `CNTHP_CVAL_EL2`: EL2 physical timer CompareValue register
 ///
 /// `MRS`/`MSR` `S3_4_C14_C2_2`, read/write, layout [`CntpCval`](crate::CntpCval).
 ///
+/// Implemented when `HaveEL(EL3) || (!HaveEL(EL3) && HaveEL(EL2) && !FEAT_SEL2)`.
+///
 /// Source: Arm ARM DDI0487, CNTHP_CVAL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHP_CVAL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHP_CVAL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -10741,14 +11491,19 @@ impl CNTHP_CVAL_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sel2")]
 /// `CNTHP_TVAL_EL2`: EL2 physical timer TimerValue register
 ///
 /// `MRS`/`MSR` `S3_4_C14_C2_0`, read/write, layout [`CntpTval`](crate::CntpTval).
 ///
+/// Implemented when `HaveEL(EL3) || (!HaveEL(EL3) && HaveEL(EL2) && !FEAT_SEL2)`.
+///
 /// Source: Arm ARM DDI0487, CNTHP_TVAL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHP_TVAL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHP_TVAL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -10829,14 +11584,19 @@ impl CNTHP_TVAL_EL2 {
         Self::write(value);
     }
 }
-/// `CNTHVS_CTL_EL2`: Present when FEAT_SEL2 && FEAT_VHE.
+#[cfg(feature = "sel2")]
+/// `CNTHVS_CTL_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C14_C4_1`, read/write, layout [`CnthvsCtlEl2`](crate::CnthvsCtlEl2).
+///
+/// Implemented when `FEAT_SEL2 && FEAT_VHE`.
 ///
 /// Source: Arm ARM DDI0487, CNTHVS_CTL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHVS_CTL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHVS_CTL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -10917,14 +11677,19 @@ impl CNTHVS_CTL_EL2 {
         Self::write(value);
     }
 }
-/// `CNTHVS_CVAL_EL2`: Present when FEAT_SEL2 && FEAT_VHE.
+#[cfg(feature = "sel2")]
+/// `CNTHVS_CVAL_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C14_C4_2`, read/write, layout [`CnthvsCvalEl2`](crate::CnthvsCvalEl2).
+///
+/// Implemented when `FEAT_SEL2 && FEAT_VHE`.
 ///
 /// Source: Arm ARM DDI0487, CNTHVS_CVAL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHVS_CVAL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHVS_CVAL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -11005,14 +11770,19 @@ impl CNTHVS_CVAL_EL2 {
         Self::write(value);
     }
 }
-/// `CNTHVS_TVAL_EL2`: Present when FEAT_SEL2 && FEAT_VHE.
+#[cfg(feature = "sel2")]
+/// `CNTHVS_TVAL_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C14_C4_0`, read/write, layout [`CnthvsTvalEl2`](crate::CnthvsTvalEl2).
+///
+/// Implemented when `FEAT_SEL2 && FEAT_VHE`.
 ///
 /// Source: Arm ARM DDI0487, CNTHVS_TVAL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct CNTHVS_TVAL_EL2;
+#[cfg(feature = "sel2")]
 impl CNTHVS_TVAL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -11093,14 +11863,19 @@ impl CNTHVS_TVAL_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "vhe")]
 /// `CNTHV_CTL_EL2`: EL2 virtual timer control register (FEAT_VHE)
 ///
 /// `MRS`/`MSR` `S3_4_C14_C3_1`, read/write, layout [`CntvCtl`](crate::CntvCtl).
 ///
+/// Implemented when `FEAT_VHE && (HaveEL(EL3) || (!HaveEL(EL3) && !FEAT_SEL2))`.
+///
 /// Source: Arm ARM DDI0487, CNTHV_CTL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `vhe` (in `all`, the default).
 pub struct CNTHV_CTL_EL2;
+#[cfg(feature = "vhe")]
 impl CNTHV_CTL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -11181,14 +11956,19 @@ impl CNTHV_CTL_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "vhe")]
 /// `CNTHV_CVAL_EL2`: EL2 virtual timer CompareValue register (FEAT_VHE)
 ///
 /// `MRS`/`MSR` `S3_4_C14_C3_2`, read/write, layout [`CntvCval`](crate::CntvCval).
 ///
+/// Implemented when `FEAT_VHE && (HaveEL(EL3) || (!HaveEL(EL3) && !FEAT_SEL2))`.
+///
 /// Source: Arm ARM DDI0487, CNTHV_CVAL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `vhe` (in `all`, the default).
 pub struct CNTHV_CVAL_EL2;
+#[cfg(feature = "vhe")]
 impl CNTHV_CVAL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -11269,14 +12049,19 @@ impl CNTHV_CVAL_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "vhe")]
 /// `CNTHV_TVAL_EL2`: EL2 virtual timer TimerValue register (FEAT_VHE)
 ///
 /// `MRS`/`MSR` `S3_4_C14_C3_0`, read/write, layout [`CntvTval`](crate::CntvTval).
 ///
+/// Implemented when `FEAT_VHE && (HaveEL(EL3) || (!HaveEL(EL3) && !FEAT_SEL2))`.
+///
 /// Source: Arm ARM DDI0487, CNTHV_TVAL_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `vhe` (in `all`, the default).
 pub struct CNTHV_TVAL_EL2;
+#[cfg(feature = "vhe")]
 impl CNTHV_TVAL_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -11533,14 +12318,19 @@ impl CNTKCTL_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "ecv")]
 /// `CNTPCTSS_EL0`: Self-synchronized physical count (FEAT_ECV): reads need no ISB to be ordered
 ///
 /// `MRS`/`MSR` `S3_3_C14_C0_5`, read-only, layout [`Cntpct`](crate::Cntpct).
 ///
+/// Implemented when `FEAT_ECV`.
+///
 /// Source: Arm ARM DDI0487, CNTPCTSS_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ecv` (in `all`, the default).
 pub struct CNTPCTSS_EL0;
+#[cfg(feature = "ecv")]
 impl CNTPCTSS_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -11627,14 +12417,19 @@ impl CNTPCT_EL0 {
         armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "ecv_poff")]
 /// `CNTPOFF_EL2`: Counter-timer Physical Offset register (FEAT_ECV)
 ///
 /// `MRS`/`MSR` `S3_4_C14_C0_6`, read/write, layout [`Cntpoff`](crate::Cntpoff).
 ///
+/// Implemented when `FEAT_ECV_POFF`.
+///
 /// Source: Arm ARM DDI0487, CNTPOFF_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ecv_poff` (in `all`, the default).
 pub struct CNTPOFF_EL2;
+#[cfg(feature = "ecv_poff")]
 impl CNTPOFF_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -11718,6 +12513,8 @@ impl CNTPOFF_EL2 {
 /// `CNTPS_CTL_EL1`: Secure physical timer control register
 ///
 /// `MRS`/`MSR` `S3_7_C14_C2_1`, read/write, layout [`CntpCtl`](crate::CntpCtl).
+///
+/// Implemented when `HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, CNTPS_CTL_EL1
 #[allow(non_camel_case_types)]
@@ -11807,6 +12604,8 @@ impl CNTPS_CTL_EL1 {
 ///
 /// `MRS`/`MSR` `S3_7_C14_C2_2`, read/write, layout [`CntpCval`](crate::CntpCval).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, CNTPS_CVAL_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -11894,6 +12693,8 @@ impl CNTPS_CVAL_EL1 {
 /// `CNTPS_TVAL_EL1`: Secure physical timer TimerValue register
 ///
 /// `MRS`/`MSR` `S3_7_C14_C2_0`, read/write, layout [`CntpTval`](crate::CntpTval).
+///
+/// Implemented when `HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, CNTPS_TVAL_EL1
 #[allow(non_camel_case_types)]
@@ -12507,14 +13308,19 @@ impl CNTP_TVAL_EL02 {
         Self::write(value);
     }
 }
+#[cfg(feature = "ecv")]
 /// `CNTVCTSS_EL0`: Self-synchronized virtual count (FEAT_ECV): reads need no ISB to be ordered
 ///
 /// `MRS`/`MSR` `S3_3_C14_C0_6`, read-only, layout [`Cntvct`](crate::Cntvct).
 ///
+/// Implemented when `FEAT_ECV`.
+///
 /// Source: Arm ARM DDI0487, CNTVCTSS_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ecv` (in `all`, the default).
 pub struct CNTVCTSS_EL0;
+#[cfg(feature = "ecv")]
 impl CNTVCTSS_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -13393,14 +14199,19 @@ impl CONTEXTIDR_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "debugv8p1")]
 /// `CONTEXTIDR_EL2`: Context ID Register (EL2): process identifier for debug and trace at EL2
 ///
 /// `MRS`/`MSR` `S3_4_C13_C0_1`, read/write, layout [`Contextidr`](crate::Contextidr).
 ///
+/// Implemented when `FEAT_Debugv8p1`.
+///
 /// Source: Arm ARM DDI0487, CONTEXTIDR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `debugv8p1` (in `all`, the default).
 pub struct CONTEXTIDR_EL2;
+#[cfg(feature = "debugv8p1")]
 impl CONTEXTIDR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -13569,14 +14380,19 @@ impl CPACRALIAS_EL1 {
         Self::write(value);
     }
 }
-/// `CPACRMASK_EL1`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `CPACRMASK_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_2`, read/write, layout [`CpacrmaskEl1`](crate::CpacrmaskEl1).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, CPACRMASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct CPACRMASK_EL1;
+#[cfg(feature = "srmask")]
 impl CPACRMASK_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -13657,14 +14473,19 @@ impl CPACRMASK_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `CPACRMASK_EL12`: Another encoding of CPACRMASK_EL1: CPACRMASK_EL12 reaches it from a higher exception level (Arm ARM DDI0487, CPACRMASK_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C1_C4_2`, read/write, layout [`CpacrmaskEl1`](crate::CpacrmaskEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, CPACRMASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct CPACRMASK_EL12;
+#[cfg(feature = "srmask")]
 impl CPACRMASK_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -13913,14 +14734,19 @@ impl CPACR_EL12 {
         Self::write(value);
     }
 }
-/// `CPTRMASK_EL2`: Present when FEAT_SRMASK. Arm's data gives 2 layouts; this is unconditional.
+#[cfg(feature = "srmask")]
+/// `CPTRMASK_EL2`: Arm's data gives 2 layouts; this is unconditional.
 ///
 /// `MRS`/`MSR` `S3_4_C1_C4_2`, read/write, layout [`CptrmaskEl2`](crate::CptrmaskEl2).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, CPTRMASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct CPTRMASK_EL2;
+#[cfg(feature = "srmask")]
 impl CPTRMASK_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -14001,16 +14827,21 @@ impl CPTRMASK_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `CPTRMASK_EL2_E2H`: CPTRMASK_EL2 when ELIsInHost(EL2): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C1_C4_2`, read/write, layout [`CptrmaskEl2E2h`](crate::CptrmaskEl2E2h).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// A view of [`CPTRMASK_EL2`]: the same encoding, with the layout that applies when ELIsInHost(EL2).
 ///
 /// Source: Arm ARM DDI0487, CPTRMASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct CPTRMASK_EL2_E2H;
+#[cfg(feature = "srmask")]
 impl CPTRMASK_EL2_E2H {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -14272,6 +15103,8 @@ impl CPTR_EL2_E2H {
 /// `CPTR_EL3`: Architectural Feature Trap Register (EL3)
 ///
 /// `MRS`/`MSR` `S3_6_C1_C1_2`, read/write, layout [`CptrEl3`](crate::CptrEl3).
+///
+/// Implemented when `HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, CPTR_EL3
 #[allow(non_camel_case_types)]
@@ -14542,6 +15375,8 @@ impl CurrentEL {
 /// `DACR32_EL2`: Domain Access Control Register: AArch32 DACR state, accessible from EL2
 ///
 /// `MRS`/`MSR` `S3_4_C3_C0_0`, read/write, layout [`Dacr32`](crate::Dacr32).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DACR32_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
@@ -18020,9 +18855,11 @@ impl DBGPRCR_EL1 {
         Self::write(value);
     }
 }
-/// `DBGVCR32_EL2`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when HaveEL(EL3).
+/// `DBGVCR32_EL2`: Arm's data gives 2 layouts; this is the one when HaveEL(EL3).
 ///
 /// `MRS`/`MSR` `S2_4_C0_C7_0`, read/write, layout [`Dbgvcr32El2`](crate::Dbgvcr32El2).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, DBGVCR32_EL2
 #[allow(non_camel_case_types)]
@@ -18111,6 +18948,8 @@ impl DBGVCR32_EL2 {
 /// `DBGVCR32_EL2_VIEW`: DBGVCR32_EL2 when !HaveEL(EL3): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S2_4_C0_C7_0`, read/write, layout [`Dbgvcr32El2View`](crate::Dbgvcr32El2View).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`DBGVCR32_EL2`]: the same encoding, with the layout that applies when !HaveEL(EL3).
 ///
@@ -21061,14 +21900,19 @@ impl DCZID_EL0 {
         armreg_rt::Value::<crate::Dczid>::from_bits_retain(raw)
     }
 }
-/// `DISR_EL1`: Present when FEAT_RAS. Arm's data gives 2 layouts; this is the one when (DISR_EL1.IDS == '0').
+#[cfg(feature = "ras")]
+/// `DISR_EL1`: Arm's data gives 2 layouts; this is the one when (DISR_EL1.IDS == '0').
 ///
 /// `MRS`/`MSR` `S3_0_C12_C1_1`, read/write, layout [`DisrEl1`](crate::DisrEl1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, DISR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct DISR_EL1;
+#[cfg(feature = "ras")]
 impl DISR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -21149,16 +21993,21 @@ impl DISR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "ras")]
 /// `DISR_EL1_IDS1`: DISR_EL1 when (DISR_EL1.IDS == '1'): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_0_C12_C1_1`, read/write, layout [`DisrEl1Ids1`](crate::DisrEl1Ids1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// A view of [`DISR_EL1`]: the same encoding, with the layout that applies when (DISR_EL1.IDS == '1').
 ///
 /// Source: Arm ARM DDI0487, DISR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct DISR_EL1_IDS1;
+#[cfg(feature = "ras")]
 impl DISR_EL1_IDS1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -21239,14 +22088,19 @@ impl DISR_EL1_IDS1 {
         Self::write(value);
     }
 }
-/// `DIT`: Present when FEAT_DIT.
+#[cfg(feature = "dit")]
+/// `DIT`:
 ///
 /// `MRS`/`MSR` `S3_3_C4_C2_5`, read/write, layout [`Dit`](crate::Dit).
+///
+/// Implemented when `FEAT_DIT`.
 ///
 /// Source: Arm ARM DDI0487, DIT
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `dit` (in `all`, the default).
 pub struct DIT;
+#[cfg(feature = "dit")]
 impl DIT {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -21848,6 +22702,8 @@ impl ELR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C4_C0_1`, read/write, layout [`Elr`](crate::Elr).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, ELR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21928,14 +22784,19 @@ impl ELR_EL3 {
         Self::write(value);
     }
 }
-/// `ERRIDR_EL1`: Present when FEAT_RAS.
+#[cfg(feature = "ras")]
+/// `ERRIDR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C3_0`, read-only, layout [`ErridrEl1`](crate::ErridrEl1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, ERRIDR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct ERRIDR_EL1;
+#[cfg(feature = "ras")]
 impl ERRIDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -21975,14 +22836,19 @@ impl ERRIDR_EL1 {
         armreg_rt::Value::<crate::ErridrEl1>::from_bits_retain(raw)
     }
 }
-/// `ERRSELR_EL1`: Present when FEAT_RAS.
+#[cfg(feature = "ras")]
+/// `ERRSELR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C3_1`, read/write, layout [`ErrselrEl1`](crate::ErrselrEl1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, ERRSELR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct ERRSELR_EL1;
+#[cfg(feature = "ras")]
 impl ERRSELR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22063,14 +22929,19 @@ impl ERRSELR_EL1 {
         Self::write(value);
     }
 }
-/// `ERXADDR_EL1`: Present when FEAT_RAS.
+#[cfg(feature = "ras")]
+/// `ERXADDR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C4_3`, read/write, layout [`ErxaddrEl1`](crate::ErxaddrEl1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, ERXADDR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct ERXADDR_EL1;
+#[cfg(feature = "ras")]
 impl ERXADDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22151,14 +23022,19 @@ impl ERXADDR_EL1 {
         Self::write(value);
     }
 }
-/// `ERXCTLR_EL1`: Present when FEAT_RAS.
+#[cfg(feature = "ras")]
+/// `ERXCTLR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C4_1`, read/write, layout [`ErxctlrEl1`](crate::ErxctlrEl1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, ERXCTLR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct ERXCTLR_EL1;
+#[cfg(feature = "ras")]
 impl ERXCTLR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22239,14 +23115,19 @@ impl ERXCTLR_EL1 {
         Self::write(value);
     }
 }
-/// `ERXFR_EL1`: Present when FEAT_RAS.
+#[cfg(feature = "ras")]
+/// `ERXFR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C4_0`, read-only, layout [`ErxfrEl1`](crate::ErxfrEl1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, ERXFR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct ERXFR_EL1;
+#[cfg(feature = "ras")]
 impl ERXFR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22286,14 +23167,19 @@ impl ERXFR_EL1 {
         armreg_rt::Value::<crate::ErxfrEl1>::from_bits_retain(raw)
     }
 }
-/// `ERXGSR_EL1`: Present when FEAT_RASv2.
+#[cfg(feature = "rasv2")]
+/// `ERXGSR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C3_2`, read-only, layout [`ErxgsrEl1`](crate::ErxgsrEl1).
+///
+/// Implemented when `FEAT_RASv2`.
 ///
 /// Source: Arm ARM DDI0487, ERXGSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rasv2` (in `all`, the default).
 pub struct ERXGSR_EL1;
+#[cfg(feature = "rasv2")]
 impl ERXGSR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22333,14 +23219,19 @@ impl ERXGSR_EL1 {
         armreg_rt::Value::<crate::ErxgsrEl1>::from_bits_retain(raw)
     }
 }
-/// `ERXMISC0_EL1`: Present when FEAT_RAS.
+#[cfg(feature = "ras")]
+/// `ERXMISC0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C5_0`, read/write, layout [`Erxmisc0El1`](crate::Erxmisc0El1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct ERXMISC0_EL1;
+#[cfg(feature = "ras")]
 impl ERXMISC0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22421,14 +23312,19 @@ impl ERXMISC0_EL1 {
         Self::write(value);
     }
 }
-/// `ERXMISC1_EL1`: Present when FEAT_RAS.
+#[cfg(feature = "ras")]
+/// `ERXMISC1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C5_1`, read/write, layout [`Erxmisc1El1`](crate::Erxmisc1El1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct ERXMISC1_EL1;
+#[cfg(feature = "ras")]
 impl ERXMISC1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22509,14 +23405,19 @@ impl ERXMISC1_EL1 {
         Self::write(value);
     }
 }
-/// `ERXMISC2_EL1`: Present when FEAT_RASv1p1.
+#[cfg(feature = "rasv1p1")]
+/// `ERXMISC2_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C5_2`, read/write, layout [`Erxmisc2El1`](crate::Erxmisc2El1).
+///
+/// Implemented when `FEAT_RASv1p1`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC2_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rasv1p1` (in `all`, the default).
 pub struct ERXMISC2_EL1;
+#[cfg(feature = "rasv1p1")]
 impl ERXMISC2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22597,14 +23498,19 @@ impl ERXMISC2_EL1 {
         Self::write(value);
     }
 }
-/// `ERXMISC3_EL1`: Present when FEAT_RASv1p1.
+#[cfg(feature = "rasv1p1")]
+/// `ERXMISC3_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C5_3`, read/write, layout [`Erxmisc3El1`](crate::Erxmisc3El1).
+///
+/// Implemented when `FEAT_RASv1p1`.
 ///
 /// Source: Arm ARM DDI0487, ERXMISC3_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rasv1p1` (in `all`, the default).
 pub struct ERXMISC3_EL1;
+#[cfg(feature = "rasv1p1")]
 impl ERXMISC3_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22685,14 +23591,19 @@ impl ERXMISC3_EL1 {
         Self::write(value);
     }
 }
-/// `ERXPFGCDN_EL1`: Present when FEAT_RASv1p1.
+#[cfg(feature = "rasv1p1")]
+/// `ERXPFGCDN_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C4_6`, read/write, layout [`ErxpfgcdnEl1`](crate::ErxpfgcdnEl1).
+///
+/// Implemented when `FEAT_RASv1p1`.
 ///
 /// Source: Arm ARM DDI0487, ERXPFGCDN_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rasv1p1` (in `all`, the default).
 pub struct ERXPFGCDN_EL1;
+#[cfg(feature = "rasv1p1")]
 impl ERXPFGCDN_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22773,14 +23684,19 @@ impl ERXPFGCDN_EL1 {
         Self::write(value);
     }
 }
-/// `ERXPFGCTL_EL1`: Present when FEAT_RASv1p1.
+#[cfg(feature = "rasv1p1")]
+/// `ERXPFGCTL_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C4_5`, read/write, layout [`ErxpfgctlEl1`](crate::ErxpfgctlEl1).
+///
+/// Implemented when `FEAT_RASv1p1`.
 ///
 /// Source: Arm ARM DDI0487, ERXPFGCTL_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rasv1p1` (in `all`, the default).
 pub struct ERXPFGCTL_EL1;
+#[cfg(feature = "rasv1p1")]
 impl ERXPFGCTL_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22861,14 +23777,19 @@ impl ERXPFGCTL_EL1 {
         Self::write(value);
     }
 }
-/// `ERXPFGF_EL1`: Present when FEAT_RASv1p1.
+#[cfg(feature = "rasv1p1")]
+/// `ERXPFGF_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C4_4`, read-only, layout [`ErxpfgfEl1`](crate::ErxpfgfEl1).
+///
+/// Implemented when `FEAT_RASv1p1`.
 ///
 /// Source: Arm ARM DDI0487, ERXPFGF_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rasv1p1` (in `all`, the default).
 pub struct ERXPFGF_EL1;
+#[cfg(feature = "rasv1p1")]
 impl ERXPFGF_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -22908,14 +23829,19 @@ impl ERXPFGF_EL1 {
         armreg_rt::Value::<crate::ErxpfgfEl1>::from_bits_retain(raw)
     }
 }
-/// `ERXSTATUS_EL1`: Present when FEAT_RAS.
+#[cfg(feature = "ras")]
+/// `ERXSTATUS_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C4_2`, read/write, layout [`ErxstatusEl1`](crate::ErxstatusEl1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, ERXSTATUS_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct ERXSTATUS_EL1;
+#[cfg(feature = "ras")]
 impl ERXSTATUS_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -23256,6 +24182,8 @@ impl ESR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C5_C2_0`, read/write, layout [`Esr`](crate::Esr).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, ESR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23592,6 +24520,8 @@ impl FAR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C6_C0_0`, read/write, layout [`Far`](crate::Far).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, FAR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23672,14 +24602,19 @@ impl FAR_EL3 {
         Self::write(value);
     }
 }
-/// `FGWTE3_EL3`: Present when HaveEL(EL3) && FEAT_FGWTE3.
+#[cfg(feature = "fgwte3")]
+/// `FGWTE3_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C1_C1_5`, read/write, layout [`Fgwte3El3`](crate::Fgwte3El3).
+///
+/// Implemented when `HaveEL(EL3) && FEAT_FGWTE3`.
 ///
 /// Source: Arm ARM DDI0487, FGWTE3_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgwte3` (in `all`, the default).
 pub struct FGWTE3_EL3;
+#[cfg(feature = "fgwte3")]
 impl FGWTE3_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -23844,9 +24779,11 @@ impl FPCR {
         Self::write(value);
     }
 }
-/// `FPEXC32_EL2`: Present when HaveAArch32EL(EL1).
+/// `FPEXC32_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C5_C3_0`, read/write, layout [`Fpexc32El2`](crate::Fpexc32El2).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, FPEXC32_EL2
 #[allow(non_camel_case_types)]
@@ -23932,14 +24869,19 @@ impl FPEXC32_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fpmr")]
 /// `FPMR`: Floating-point Mode Register: FP8 formats, scaling and overflow behaviour
 ///
 /// `MRS`/`MSR` `S3_3_C4_C4_2`, read/write, layout [`Fpmr`](crate::Fpmr).
 ///
+/// Implemented when `FEAT_FPMR`.
+///
 /// Source: Arm ARM DDI0487, FPMR; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fpmr` (in `all`, the default).
 pub struct FPMR;
+#[cfg(feature = "fpmr")]
 impl FPMR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24100,14 +25042,19 @@ impl FPSR {
         Self::write(value);
     }
 }
-/// `GCR_EL1`: Present when FEAT_MTE2.
+#[cfg(feature = "mte2")]
+/// `GCR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C1_C0_6`, read/write, layout [`GcrEl1`](crate::GcrEl1).
+///
+/// Implemented when `FEAT_MTE2`.
 ///
 /// Source: Arm ARM DDI0487, GCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct GCR_EL1;
+#[cfg(feature = "mte2")]
 impl GCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24188,14 +25135,19 @@ impl GCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gcs")]
 /// `GCSCRE0_EL1`: Guarded Control Stack Control Register for EL0
 ///
 /// `MRS`/`MSR` `S3_0_C2_C5_2`, read/write, layout [`Gcscre0`](crate::Gcscre0).
 ///
+/// Implemented when `FEAT_GCS`.
+///
 /// Source: Arm ARM DDI0487, GCSCRE0_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSCRE0_EL1;
+#[cfg(feature = "gcs")]
 impl GCSCRE0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24276,14 +25228,19 @@ impl GCSCRE0_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gcs")]
 /// `GCSCR_EL1`: Guarded Control Stack Control Register (EL1)
 ///
 /// `MRS`/`MSR` `S3_0_C2_C5_0`, read/write, layout [`Gcscr`](crate::Gcscr).
 ///
+/// Implemented when `FEAT_GCS`.
+///
 /// Source: Arm ARM DDI0487, GCSCR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSCR_EL1;
+#[cfg(feature = "gcs")]
 impl GCSCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24360,14 +25317,19 @@ impl GCSCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gcs")]
 /// `GCSCR_EL12`: GCSCR_EL1 accessed from EL2 when HCR_EL2.E2H is 1
 ///
 /// `MRS`/`MSR` `S3_5_C2_C5_0`, read/write, layout [`Gcscr`](crate::Gcscr).
 ///
+/// Implemented when `FEAT_GCS`.
+///
 /// Source: Arm ARM DDI0487, GCSCR_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSCR_EL12;
+#[cfg(feature = "gcs")]
 impl GCSCR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24444,14 +25406,19 @@ impl GCSCR_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gcs")]
 /// `GCSCR_EL2`: Guarded Control Stack Control Register (EL2)
 ///
 /// `MRS`/`MSR` `S3_4_C2_C5_0`, read/write, layout [`Gcscr`](crate::Gcscr).
 ///
+/// Implemented when `FEAT_GCS`.
+///
 /// Source: Arm ARM DDI0487, GCSCR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSCR_EL2;
+#[cfg(feature = "gcs")]
 impl GCSCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24528,14 +25495,19 @@ impl GCSCR_EL2 {
         Self::write(value);
     }
 }
-/// `GCSCR_EL3`: Present when FEAT_GCS && HaveEL(EL3).
+#[cfg(feature = "gcs")]
+/// `GCSCR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C2_C5_0`, read/write, layout [`GcscrEl3`](crate::GcscrEl3).
+///
+/// Implemented when `FEAT_GCS && HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, GCSCR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSCR_EL3;
+#[cfg(feature = "gcs")]
 impl GCSCR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24616,14 +25588,19 @@ impl GCSCR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gcs")]
 /// `GCSPR_EL0`: Guarded Control Stack Pointer Register (EL0)
 ///
 /// `MRS`/`MSR` `S3_3_C2_C5_1`, read/write, layout [`Gcspr`](crate::Gcspr).
 ///
+/// Implemented when `FEAT_GCS`.
+///
 /// Source: Arm ARM DDI0487, GCSPR_EL0; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSPR_EL0;
+#[cfg(feature = "gcs")]
 impl GCSPR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24700,14 +25677,19 @@ impl GCSPR_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gcs")]
 /// `GCSPR_EL1`: Guarded Control Stack Pointer Register (EL1)
 ///
 /// `MRS`/`MSR` `S3_0_C2_C5_1`, read/write, layout [`Gcspr`](crate::Gcspr).
 ///
+/// Implemented when `FEAT_GCS`.
+///
 /// Source: Arm ARM DDI0487, GCSPR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSPR_EL1;
+#[cfg(feature = "gcs")]
 impl GCSPR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24784,14 +25766,19 @@ impl GCSPR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gcs")]
 /// `GCSPR_EL12`: GCSPR_EL1 accessed from EL2 when HCR_EL2.E2H is 1
 ///
 /// `MRS`/`MSR` `S3_5_C2_C5_1`, read/write, layout [`Gcspr`](crate::Gcspr).
 ///
+/// Implemented when `FEAT_GCS`.
+///
 /// Source: Arm ARM DDI0487, GCSPR_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSPR_EL12;
+#[cfg(feature = "gcs")]
 impl GCSPR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24868,14 +25855,19 @@ impl GCSPR_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gcs")]
 /// `GCSPR_EL2`: Guarded Control Stack Pointer Register (EL2)
 ///
 /// `MRS`/`MSR` `S3_4_C2_C5_1`, read/write, layout [`Gcspr`](crate::Gcspr).
 ///
+/// Implemented when `FEAT_GCS`.
+///
 /// Source: Arm ARM DDI0487, GCSPR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSPR_EL2;
+#[cfg(feature = "gcs")]
 impl GCSPR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -24952,14 +25944,19 @@ impl GCSPR_EL2 {
         Self::write(value);
     }
 }
-/// `GCSPR_EL3`: Present when FEAT_GCS && HaveEL(EL3).
+#[cfg(feature = "gcs")]
+/// `GCSPR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C2_C5_1`, read/write, layout [`GcsprEl3`](crate::GcsprEl3).
+///
+/// Implemented when `FEAT_GCS && HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, GCSPR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gcs` (in `all`, the default).
 pub struct GCSPR_EL3;
+#[cfg(feature = "gcs")]
 impl GCSPR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25040,14 +26037,19 @@ impl GCSPR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "mte2")]
 /// `GMID_EL1`: Multiple tag transfer ID Register: block size of the LDGM/STGM tag instructions
 ///
 /// `MRS`/`MSR` `S3_1_C0_C0_4`, read-only, layout [`Gmid`](crate::Gmid).
 ///
+/// Implemented when `FEAT_MTE2`.
+///
 /// Source: Arm ARM DDI0487, GMID_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct GMID_EL1;
+#[cfg(feature = "mte2")]
 impl GMID_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25087,14 +26089,19 @@ impl GMID_EL1 {
         armreg_rt::Value::<crate::Gmid>::from_bits_retain(raw)
     }
 }
-/// `GPCBW_EL3`: Present when FEAT_RME_GPC3.
+#[cfg(feature = "rme_gpc3")]
+/// `GPCBW_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C2_C1_5`, read/write, layout [`GpcbwEl3`](crate::GpcbwEl3).
+///
+/// Implemented when `FEAT_RME_GPC3`.
 ///
 /// Source: Arm ARM DDI0487, GPCBW_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rme_gpc3` (in `all`, the default).
 pub struct GPCBW_EL3;
+#[cfg(feature = "rme_gpc3")]
 impl GPCBW_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25175,14 +26182,19 @@ impl GPCBW_EL3 {
         Self::write(value);
     }
 }
-/// `GPCCR_EL3`: Present when FEAT_RME.
+#[cfg(feature = "rme")]
+/// `GPCCR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C2_C1_6`, read/write, layout [`GpccrEl3`](crate::GpccrEl3).
+///
+/// Implemented when `FEAT_RME`.
 ///
 /// Source: Arm ARM DDI0487, GPCCR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rme` (in `all`, the default).
 pub struct GPCCR_EL3;
+#[cfg(feature = "rme")]
 impl GPCCR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25263,14 +26275,19 @@ impl GPCCR_EL3 {
         Self::write(value);
     }
 }
-/// `GPTBR_EL3`: Present when FEAT_RME.
+#[cfg(feature = "rme")]
+/// `GPTBR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C2_C1_4`, read/write, layout [`GptbrEl3`](crate::GptbrEl3).
+///
+/// Implemented when `FEAT_RME`.
 ///
 /// Source: Arm ARM DDI0487, GPTBR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rme` (in `all`, the default).
 pub struct GPTBR_EL3;
+#[cfg(feature = "rme")]
 impl GPTBR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25351,14 +26368,19 @@ impl GPTBR_EL3 {
         Self::write(value);
     }
 }
-/// `HACDBSBR_EL2`: Present when FEAT_HACDBS.
+#[cfg(feature = "hacdbs")]
+/// `HACDBSBR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C2_C3_4`, read/write, layout [`HacdbsbrEl2`](crate::HacdbsbrEl2).
+///
+/// Implemented when `FEAT_HACDBS`.
 ///
 /// Source: Arm ARM DDI0487, HACDBSBR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `hacdbs` (in `all`, the default).
 pub struct HACDBSBR_EL2;
+#[cfg(feature = "hacdbs")]
 impl HACDBSBR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25439,14 +26461,19 @@ impl HACDBSBR_EL2 {
         Self::write(value);
     }
 }
-/// `HACDBSCONS_EL2`: Present when FEAT_HACDBS.
+#[cfg(feature = "hacdbs")]
+/// `HACDBSCONS_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C2_C3_5`, read/write, layout [`HacdbsconsEl2`](crate::HacdbsconsEl2).
+///
+/// Implemented when `FEAT_HACDBS`.
 ///
 /// Source: Arm ARM DDI0487, HACDBSCONS_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `hacdbs` (in `all`, the default).
 pub struct HACDBSCONS_EL2;
+#[cfg(feature = "hacdbs")]
 impl HACDBSCONS_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25615,14 +26642,19 @@ impl HACR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "amuv1")]
 /// `HAFGRTR_EL2`: Hypervisor Activity Monitors Fine-Grained Read Trap Register
 ///
 /// `MRS`/`MSR` `S3_4_C3_C1_6`, read/write, layout [`Hafgrtr`](crate::Hafgrtr).
 ///
+/// Implemented when `FEAT_AMUv1 && FEAT_FGT`.
+///
 /// Source: Arm ARM DDI0487, HAFGRTR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `amuv1` (in `all`, the default).
 pub struct HAFGRTR_EL2;
+#[cfg(feature = "amuv1")]
 impl HAFGRTR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25703,14 +26735,19 @@ impl HAFGRTR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "hcx")]
 /// `HCRX_EL2`: Extended Hypervisor Configuration Register: further EL2 traps and feature enables
 ///
 /// `MRS`/`MSR` `S3_4_C1_C2_2`, read/write, layout [`Hcrx`](crate::Hcrx).
 ///
+/// Implemented when `FEAT_HCX`.
+///
 /// Source: Arm ARM DDI0487, HCRX_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `hcx` (in `all`, the default).
 pub struct HCRX_EL2;
+#[cfg(feature = "hcx")]
 impl HCRX_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25871,14 +26908,19 @@ impl HCR_EL2 {
         Self::write(value);
     }
 }
-/// `HDBSSBR_EL2`: Present when FEAT_HDBSS.
+#[cfg(feature = "hdbss")]
+/// `HDBSSBR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C2_C3_2`, read/write, layout [`HdbssbrEl2`](crate::HdbssbrEl2).
+///
+/// Implemented when `FEAT_HDBSS`.
 ///
 /// Source: Arm ARM DDI0487, HDBSSBR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `hdbss` (in `all`, the default).
 pub struct HDBSSBR_EL2;
+#[cfg(feature = "hdbss")]
 impl HDBSSBR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25959,14 +27001,19 @@ impl HDBSSBR_EL2 {
         Self::write(value);
     }
 }
-/// `HDBSSPROD_EL2`: Present when FEAT_HDBSS.
+#[cfg(feature = "hdbss")]
+/// `HDBSSPROD_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C2_C3_3`, read/write, layout [`HdbssprodEl2`](crate::HdbssprodEl2).
+///
+/// Implemented when `FEAT_HDBSS`.
 ///
 /// Source: Arm ARM DDI0487, HDBSSPROD_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `hdbss` (in `all`, the default).
 pub struct HDBSSPROD_EL2;
+#[cfg(feature = "hdbss")]
 impl HDBSSPROD_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26047,14 +27094,19 @@ impl HDBSSPROD_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt2")]
 /// `HDFGRTR2_EL2`: Hypervisor Debug Fine-Grained Read Trap Register 2 (FEAT_FGT2)
 ///
 /// `MRS`/`MSR` `S3_4_C3_C1_0`, read/write, layout [`Hdfgrtr2`](crate::Hdfgrtr2).
 ///
+/// Implemented when `FEAT_FGT2`.
+///
 /// Source: Arm ARM DDI0487, HDFGRTR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt2` (in `all`, the default).
 pub struct HDFGRTR2_EL2;
+#[cfg(feature = "fgt2")]
 impl HDFGRTR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26135,14 +27187,19 @@ impl HDFGRTR2_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt")]
 /// `HDFGRTR_EL2`: Hypervisor Debug Fine-Grained Read Trap Register: traps reads of debug, trace and PMU registers to EL2
 ///
 /// `MRS`/`MSR` `S3_4_C3_C1_4`, read/write, layout [`Hdfgrtr`](crate::Hdfgrtr).
 ///
+/// Implemented when `FEAT_FGT`.
+///
 /// Source: Arm ARM DDI0487, HDFGRTR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt` (in `all`, the default).
 pub struct HDFGRTR_EL2;
+#[cfg(feature = "fgt")]
 impl HDFGRTR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26223,14 +27280,19 @@ impl HDFGRTR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt2")]
 /// `HDFGWTR2_EL2`: Hypervisor Debug Fine-Grained Write Trap Register 2 (FEAT_FGT2)
 ///
 /// `MRS`/`MSR` `S3_4_C3_C1_1`, read/write, layout [`Hdfgwtr2`](crate::Hdfgwtr2).
 ///
+/// Implemented when `FEAT_FGT2`.
+///
 /// Source: Arm ARM DDI0487, HDFGWTR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt2` (in `all`, the default).
 pub struct HDFGWTR2_EL2;
+#[cfg(feature = "fgt2")]
 impl HDFGWTR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26311,14 +27373,19 @@ impl HDFGWTR2_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt")]
 /// `HDFGWTR_EL2`: Hypervisor Debug Fine-Grained Write Trap Register: traps writes of debug, trace and PMU registers to EL2
 ///
 /// `MRS`/`MSR` `S3_4_C3_C1_5`, read/write, layout [`Hdfgwtr`](crate::Hdfgwtr).
 ///
+/// Implemented when `FEAT_FGT`.
+///
 /// Source: Arm ARM DDI0487, HDFGWTR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt` (in `all`, the default).
 pub struct HDFGWTR_EL2;
+#[cfg(feature = "fgt")]
 impl HDFGWTR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26399,14 +27466,19 @@ impl HDFGWTR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt2")]
 /// `HFGITR2_EL2`: Hypervisor Fine-Grained Instruction Trap Register 2 (FEAT_FGT2)
 ///
 /// `MRS`/`MSR` `S3_4_C3_C1_7`, read/write, layout [`Hfgitr2`](crate::Hfgitr2).
 ///
+/// Implemented when `FEAT_FGT2`.
+///
 /// Source: Arm ARM DDI0487, HFGITR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt2` (in `all`, the default).
 pub struct HFGITR2_EL2;
+#[cfg(feature = "fgt2")]
 impl HFGITR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26487,14 +27559,19 @@ impl HFGITR2_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt")]
 /// `HFGITR_EL2`: Hypervisor Fine-Grained Instruction Trap Register: traps EL1/EL0 system instructions to EL2
 ///
 /// `MRS`/`MSR` `S3_4_C1_C1_6`, read/write, layout [`Hfgitr`](crate::Hfgitr).
 ///
+/// Implemented when `FEAT_FGT`.
+///
 /// Source: Arm ARM DDI0487, HFGITR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt` (in `all`, the default).
 pub struct HFGITR_EL2;
+#[cfg(feature = "fgt")]
 impl HFGITR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26575,14 +27652,19 @@ impl HFGITR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt2")]
 /// `HFGRTR2_EL2`: Hypervisor Fine-Grained Read Trap Register 2 (FEAT_FGT2)
 ///
 /// `MRS`/`MSR` `S3_4_C3_C1_2`, read/write, layout [`Hfgrtr2`](crate::Hfgrtr2).
 ///
+/// Implemented when `FEAT_FGT2`.
+///
 /// Source: Arm ARM DDI0487, HFGRTR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt2` (in `all`, the default).
 pub struct HFGRTR2_EL2;
+#[cfg(feature = "fgt2")]
 impl HFGRTR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26663,14 +27745,19 @@ impl HFGRTR2_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt")]
 /// `HFGRTR_EL2`: Hypervisor Fine-Grained Read Trap Register: traps EL1/EL0 reads of system registers to EL2
 ///
 /// `MRS`/`MSR` `S3_4_C1_C1_4`, read/write, layout [`Hfgxtr`](crate::Hfgxtr).
 ///
+/// Implemented when `FEAT_FGT`.
+///
 /// Source: Arm ARM DDI0487, HFGRTR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt` (in `all`, the default).
 pub struct HFGRTR_EL2;
+#[cfg(feature = "fgt")]
 impl HFGRTR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26751,14 +27838,19 @@ impl HFGRTR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt2")]
 /// `HFGWTR2_EL2`: Hypervisor Fine-Grained Write Trap Register 2 (FEAT_FGT2)
 ///
 /// `MRS`/`MSR` `S3_4_C3_C1_3`, read/write, layout [`Hfgwtr2`](crate::Hfgwtr2).
 ///
+/// Implemented when `FEAT_FGT2`.
+///
 /// Source: Arm ARM DDI0487, HFGWTR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt2` (in `all`, the default).
 pub struct HFGWTR2_EL2;
+#[cfg(feature = "fgt2")]
 impl HFGWTR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -26839,14 +27931,19 @@ impl HFGWTR2_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "fgt")]
 /// `HFGWTR_EL2`: Hypervisor Fine-Grained Write Trap Register: traps EL1/EL0 writes of system registers to EL2
 ///
 /// `MRS`/`MSR` `S3_4_C1_C1_5`, read/write, layout [`Hfgxtr`](crate::Hfgxtr).
 ///
+/// Implemented when `FEAT_FGT`.
+///
 /// Source: Arm ARM DDI0487, HFGWTR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `fgt` (in `all`, the default).
 pub struct HFGWTR_EL2;
+#[cfg(feature = "fgt")]
 impl HFGWTR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27099,16 +28196,21 @@ impl HSTR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_AP0R<n>_EL1`: Active Priorities Group 0 Registers (elements 0 to 3 at op2 4 to 7)
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_4`, read/write, layout [`IccAp0r`](crate::IccAp0r).
 ///
 /// An array of 4 registers: `ICC_AP0R_EL1.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICC_AP0R_EL1.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_AP0R&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_AP0R_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_AP0R_EL1 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -27141,12 +28243,14 @@ impl ICC_AP0R_EL1 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::SysRegArray for ICC_AP0R_EL1 {
     type Layout = crate::IccAp0r;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICC_AP0R<n>_EL1";
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::ReadElement for ICC_AP0R_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -27182,6 +28286,7 @@ impl armreg_rt::array::ReadElement for ICC_AP0R_EL1 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::WriteElement for ICC_AP0R_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -27215,16 +28320,21 @@ impl armreg_rt::array::WriteElement for ICC_AP0R_EL1 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_AP1R<n>_EL1`: Active Priorities Group 1 Registers (elements 0 to 3 at op2 0 to 3)
 ///
 /// `MRS`/`MSR` `S3_0_C12_C9_0`, read/write, layout [`IccAp1r`](crate::IccAp1r).
 ///
 /// An array of 4 registers: `ICC_AP1R_EL1.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICC_AP1R_EL1.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_AP1R&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_AP1R_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_AP1R_EL1 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -27257,12 +28367,14 @@ impl ICC_AP1R_EL1 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::SysRegArray for ICC_AP1R_EL1 {
     type Layout = crate::IccAp1r;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICC_AP1R<n>_EL1";
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::ReadElement for ICC_AP1R_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -27298,6 +28410,7 @@ impl armreg_rt::array::ReadElement for ICC_AP1R_EL1 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::WriteElement for ICC_AP1R_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -27331,14 +28444,19 @@ impl armreg_rt::array::WriteElement for ICC_AP1R_EL1 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_ASGI1R_EL1`: Alias SGI Group 1 Register: sends a Group 1 SGI for the other Security state
 ///
 /// `MRS`/`MSR` `S3_0_C12_C11_6`, write-only, layout [`IccSgir`](crate::IccSgir).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_ASGI1R_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_ASGI1R_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_ASGI1R_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27376,14 +28494,19 @@ impl ICC_ASGI1R_EL1 {
         Self::write_raw(value.bits());
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_BPR0_EL1`: Binary Point Register, Group 0
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_3`, read/write, layout [`IccBpr`](crate::IccBpr).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_BPR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_BPR0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_BPR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27464,14 +28587,19 @@ impl ICC_BPR0_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_BPR1_EL1`: Binary Point Register, Group 1
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_3`, read/write, layout [`IccBpr`](crate::IccBpr).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_BPR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_BPR1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_BPR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27552,14 +28680,19 @@ impl ICC_BPR1_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_CTLR_EL1`: Interrupt Controller Control Register (EL1)
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_4`, read/write, layout [`IccCtlr`](crate::IccCtlr).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_CTLR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_CTLR_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_CTLR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27640,14 +28773,19 @@ impl ICC_CTLR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_CTLR_EL3`: Interrupt Controller Control Register (EL3)
 ///
 /// `MRS`/`MSR` `S3_6_C12_C12_4`, read/write, layout [`IccCtlrEl3`](crate::IccCtlrEl3).
 ///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL3)`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_CTLR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_CTLR_EL3;
+#[cfg(feature = "gicv3")]
 impl ICC_CTLR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27728,14 +28866,19 @@ impl ICC_CTLR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_DIR_EL1`: Deactivate Interrupt Register
 ///
 /// `MRS`/`MSR` `S3_0_C12_C11_1`, write-only, layout [`IccDir`](crate::IccDir).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_DIR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_DIR_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_DIR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27773,14 +28916,19 @@ impl ICC_DIR_EL1 {
         Self::write_raw(value.bits());
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_EOIR0_EL1`: End Of Interrupt Register, Group 0
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_1`, write-only, layout [`IccEoir`](crate::IccEoir).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_EOIR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_EOIR0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_EOIR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27818,14 +28966,19 @@ impl ICC_EOIR0_EL1 {
         Self::write_raw(value.bits());
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_EOIR1_EL1`: End Of Interrupt Register, Group 1
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_1`, write-only, layout [`IccEoir`](crate::IccEoir).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_EOIR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_EOIR1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_EOIR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27863,14 +29016,19 @@ impl ICC_EOIR1_EL1 {
         Self::write_raw(value.bits());
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_HPPIR0_EL1`: Highest Priority Pending Interrupt Register, Group 0
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_2`, read-only, layout [`IccHppir`](crate::IccHppir).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_HPPIR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_HPPIR0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_HPPIR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27910,14 +29068,19 @@ impl ICC_HPPIR0_EL1 {
         armreg_rt::Value::<crate::IccHppir>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_HPPIR1_EL1`: Highest Priority Pending Interrupt Register, Group 1
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_2`, read-only, layout [`IccHppir`](crate::IccHppir).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_HPPIR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_HPPIR1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_HPPIR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -27957,14 +29120,19 @@ impl ICC_HPPIR1_EL1 {
         armreg_rt::Value::<crate::IccHppir>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_IAR0_EL1`: Interrupt Acknowledge Register, Group 0
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_0`, read-only, layout [`IccIar`](crate::IccIar).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_IAR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_IAR0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_IAR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28004,14 +29172,19 @@ impl ICC_IAR0_EL1 {
         armreg_rt::Value::<crate::IccIar>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_IAR1_EL1`: Interrupt Acknowledge Register, Group 1
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_0`, read-only, layout [`IccIar`](crate::IccIar).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_IAR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_IAR1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_IAR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28051,14 +29224,19 @@ impl ICC_IAR1_EL1 {
         armreg_rt::Value::<crate::IccIar>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_IGRPEN0_EL1`: Interrupt Group 0 Enable register
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_6`, read/write, layout [`IccIgrpen`](crate::IccIgrpen).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_IGRPEN0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_IGRPEN0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_IGRPEN0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28139,14 +29317,19 @@ impl ICC_IGRPEN0_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_IGRPEN1_EL1`: Interrupt Group 1 Enable register
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_7`, read/write, layout [`IccIgrpen`](crate::IccIgrpen).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_IGRPEN1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_IGRPEN1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_IGRPEN1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28227,14 +29410,19 @@ impl ICC_IGRPEN1_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_IGRPEN1_EL3`: Interrupt Group 1 Enable register (EL3)
 ///
 /// `MRS`/`MSR` `S3_6_C12_C12_7`, read/write, layout [`IccIgrpen1El3`](crate::IccIgrpen1El3).
 ///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL3)`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_IGRPEN1_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_IGRPEN1_EL3;
+#[cfg(feature = "gicv3")]
 impl ICC_IGRPEN1_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28315,14 +29503,19 @@ impl ICC_IGRPEN1_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3_nmi")]
 /// `ICC_NMIAR1_EL1`: Non-maskable Interrupt Acknowledge Register, Group 1 (FEAT_GICv3_NMI): acknowledges a pending NMI
 ///
 /// `MRS`/`MSR` `S3_0_C12_C9_5`, read-only, layout [`IccIar`](crate::IccIar).
 ///
+/// Implemented when `FEAT_GICv3_NMI`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_NMIAR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3_nmi` (in `all`, the default).
 pub struct ICC_NMIAR1_EL1;
+#[cfg(feature = "gicv3_nmi")]
 impl ICC_NMIAR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28362,14 +29555,19 @@ impl ICC_NMIAR1_EL1 {
         armreg_rt::Value::<crate::IccIar>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_PMR_EL1`: Interrupt Controller Interrupt Priority Mask Register
 ///
 /// `MRS`/`MSR` `S3_0_C4_C6_0`, read/write, layout [`IccPmr`](crate::IccPmr).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_PMR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_PMR_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_PMR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28450,14 +29648,19 @@ impl ICC_PMR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_RPR_EL1`: Running Priority Register
 ///
 /// `MRS`/`MSR` `S3_0_C12_C11_3`, read-only, layout [`IccRpr`](crate::IccRpr).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_RPR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_RPR_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_RPR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28497,14 +29700,19 @@ impl ICC_RPR_EL1 {
         armreg_rt::Value::<crate::IccRpr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_SGI0R_EL1`: SGI Group 0 Register: sends a Group 0 SGI
 ///
 /// `MRS`/`MSR` `S3_0_C12_C11_7`, write-only, layout [`IccSgir`](crate::IccSgir).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_SGI0R_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_SGI0R_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_SGI0R_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28542,14 +29750,19 @@ impl ICC_SGI0R_EL1 {
         Self::write_raw(value.bits());
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_SGI1R_EL1`: SGI Group 1 Register: sends a Group 1 SGI for the current Security state
 ///
 /// `MRS`/`MSR` `S3_0_C12_C11_5`, write-only, layout [`IccSgir`](crate::IccSgir).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_SGI1R_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_SGI1R_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_SGI1R_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28587,14 +29800,19 @@ impl ICC_SGI1R_EL1 {
         Self::write_raw(value.bits());
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_SRE_EL1`: Interrupt Controller System Register Enable register (EL1)
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_5`, read/write, layout [`IccSre`](crate::IccSre).
 ///
+/// Implemented when `FEAT_GICv3`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_SRE_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_SRE_EL1;
+#[cfg(feature = "gicv3")]
 impl ICC_SRE_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28675,14 +29893,19 @@ impl ICC_SRE_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_SRE_EL2`: Interrupt Controller System Register Enable register (EL2)
 ///
 /// `MRS`/`MSR` `S3_4_C12_C9_5`, read/write, layout [`IccSreElx`](crate::IccSreElx).
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_SRE_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_SRE_EL2;
+#[cfg(feature = "gicv3")]
 impl ICC_SRE_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28763,14 +29986,19 @@ impl ICC_SRE_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICC_SRE_EL3`: Interrupt Controller System Register Enable register (EL3)
 ///
 /// `MRS`/`MSR` `S3_6_C12_C12_5`, read/write, layout [`IccSreElx`](crate::IccSreElx).
 ///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL3)`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICC_SRE_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICC_SRE_EL3;
+#[cfg(feature = "gicv3")]
 impl ICC_SRE_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -28851,16 +30079,21 @@ impl ICC_SRE_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_AP0R<n>_EL2`: Hypervisor Active Priorities Group 0 Registers (elements 0 to 3)
 ///
 /// `MRS`/`MSR` `S3_4_C12_C8_0`, read/write, layout [`IchAp0r`](crate::IchAp0r).
 ///
 /// An array of 4 registers: `ICH_AP0R_EL2.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICH_AP0R_EL2.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_AP0R&lt;n&gt;_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_AP0R_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_AP0R_EL2 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -28893,12 +30126,14 @@ impl ICH_AP0R_EL2 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::SysRegArray for ICH_AP0R_EL2 {
     type Layout = crate::IchAp0r;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICH_AP0R<n>_EL2";
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::ReadElement for ICH_AP0R_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -28934,6 +30169,7 @@ impl armreg_rt::array::ReadElement for ICH_AP0R_EL2 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::WriteElement for ICH_AP0R_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -28967,16 +30203,21 @@ impl armreg_rt::array::WriteElement for ICH_AP0R_EL2 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_AP1R<n>_EL2`: Hypervisor Active Priorities Group 1 Registers (elements 0 to 3)
 ///
 /// `MRS`/`MSR` `S3_4_C12_C9_0`, read/write, layout [`IchAp1r`](crate::IchAp1r).
 ///
 /// An array of 4 registers: `ICH_AP1R_EL2.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICH_AP1R_EL2.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_AP1R&lt;n&gt;_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_AP1R_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_AP1R_EL2 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -29009,12 +30250,14 @@ impl ICH_AP1R_EL2 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::SysRegArray for ICH_AP1R_EL2 {
     type Layout = crate::IchAp1r;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICH_AP1R<n>_EL2";
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::ReadElement for ICH_AP1R_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -29050,6 +30293,7 @@ impl armreg_rt::array::ReadElement for ICH_AP1R_EL2 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::WriteElement for ICH_AP1R_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -29083,14 +30327,19 @@ impl armreg_rt::array::WriteElement for ICH_AP1R_EL2 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_EISR_EL2`: Interrupt Controller End of Interrupt Status Register
 ///
 /// `MRS`/`MSR` `S3_4_C12_C11_3`, read-only, layout [`IchEisr`](crate::IchEisr).
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_EISR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_EISR_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_EISR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -29130,14 +30379,19 @@ impl ICH_EISR_EL2 {
         armreg_rt::Value::<crate::IchEisr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_ELRSR_EL2`: Interrupt Controller Empty List Register Status Register
 ///
 /// `MRS`/`MSR` `S3_4_C12_C11_5`, read-only, layout [`IchElrsr`](crate::IchElrsr).
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_ELRSR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_ELRSR_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_ELRSR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -29177,14 +30431,19 @@ impl ICH_ELRSR_EL2 {
         armreg_rt::Value::<crate::IchElrsr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_HCR_EL2`: Interrupt Controller Hypervisor Control Register
 ///
 /// `MRS`/`MSR` `S3_4_C12_C11_0`, read/write, layout [`IchHcr`](crate::IchHcr).
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_HCR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_HCR_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_HCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -29265,16 +30524,21 @@ impl ICH_HCR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_LR<n>_EL2`: Interrupt Controller List Registers (0 to 7 in CRm 12, 8 to 15 in CRm 13)
 ///
 /// `MRS`/`MSR` `S3_4_C12_C12_0`, read/write, layout [`IchLr`](crate::IchLr).
 ///
 /// An array of 16 registers: `ICH_LR_EL2.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICH_LR_EL2.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_LR&lt;n&gt;_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_LR_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_LR_EL2 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -29307,12 +30571,14 @@ impl ICH_LR_EL2 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::SysRegArray for ICH_LR_EL2 {
     type Layout = crate::IchLr;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "ICH_LR<n>_EL2";
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::ReadElement for ICH_LR_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -29360,6 +30626,7 @@ impl armreg_rt::array::ReadElement for ICH_LR_EL2 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::WriteElement for ICH_LR_EL2 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -29405,14 +30672,19 @@ impl armreg_rt::array::WriteElement for ICH_LR_EL2 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_MISR_EL2`: Interrupt Controller Maintenance Interrupt State Register
 ///
 /// `MRS`/`MSR` `S3_4_C12_C11_2`, read-only, layout [`IchMisr`](crate::IchMisr).
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_MISR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_MISR_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_MISR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -29452,14 +30724,19 @@ impl ICH_MISR_EL2 {
         armreg_rt::Value::<crate::IchMisr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_VMCR_EL2`: Interrupt Controller Virtual Machine Control Register
 ///
 /// `MRS`/`MSR` `S3_4_C12_C11_7`, read/write, layout [`IchVmcr`](crate::IchVmcr).
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_VMCR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_VMCR_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_VMCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -29540,14 +30817,19 @@ impl ICH_VMCR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "gicv3")]
 /// `ICH_VTR_EL2`: Interrupt Controller VGIC Type Register
 ///
 /// `MRS`/`MSR` `S3_4_C12_C11_1`, read-only, layout [`IchVtr`](crate::IchVtr).
 ///
+/// Implemented when `FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3))`.
+///
 /// Source: Arm GIC architecture specification IHI0069, ICH_VTR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICH_VTR_EL2;
+#[cfg(feature = "gicv3")]
 impl ICH_VTR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -29587,18 +30869,23 @@ impl ICH_VTR_EL2 {
         armreg_rt::Value::<crate::IchVtr>::from_bits_retain(raw)
     }
 }
-/// `ICV_AP0R<n>_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_AP0R<n>_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_4`, read/write, layout [`IcvAp0rEl1`](crate::IcvAp0rEl1).
 ///
 /// An array of 4 registers: `ICV_AP0R_EL1.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICV_AP0R_EL1.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_AP0R_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_AP0R&lt;n&gt;_EL1 is then ICV_AP0R&lt;n&gt;_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_AP0R&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_AP0R_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_AP0R_EL1 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -29631,12 +30918,14 @@ impl ICV_AP0R_EL1 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::SysRegArray for ICV_AP0R_EL1 {
     type Layout = crate::IcvAp0rEl1;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICV_AP0R<n>_EL1";
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::ReadElement for ICV_AP0R_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -29672,6 +30961,7 @@ impl armreg_rt::array::ReadElement for ICV_AP0R_EL1 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::WriteElement for ICV_AP0R_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -29705,18 +30995,23 @@ impl armreg_rt::array::WriteElement for ICV_AP0R_EL1 {
         }
     }
 }
-/// `ICV_AP1R<n>_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_AP1R<n>_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C9_0`, read/write, layout [`IcvAp1rEl1`](crate::IcvAp1rEl1).
 ///
 /// An array of 4 registers: `ICV_AP1R_EL1.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICV_AP1R_EL1.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_AP1R_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_AP1R&lt;n&gt;_EL1 is then ICV_AP1R&lt;n&gt;_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_AP1R&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_AP1R_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_AP1R_EL1 {
     /// The number of registers in the array.
     pub const COUNT: usize = 4;
@@ -29749,12 +31044,14 @@ impl ICV_AP1R_EL1 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::SysRegArray for ICV_AP1R_EL1 {
     type Layout = crate::IcvAp1rEl1;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICV_AP1R<n>_EL1";
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::ReadElement for ICV_AP1R_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -29790,6 +31087,7 @@ impl armreg_rt::array::ReadElement for ICV_AP1R_EL1 {
         }
     }
 }
+#[cfg(feature = "gicv3")]
 impl armreg_rt::array::WriteElement for ICV_AP1R_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -29823,16 +31121,21 @@ impl armreg_rt::array::WriteElement for ICV_AP1R_EL1 {
         }
     }
 }
-/// `ICV_BPR0_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_BPR0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_3`, read/write, layout [`IcvBpr0El1`](crate::IcvBpr0El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_BPR0_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_BPR0_EL1 is then ICV_BPR0_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_BPR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_BPR0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_BPR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -29913,16 +31216,21 @@ impl ICV_BPR0_EL1 {
         Self::write(value);
     }
 }
-/// `ICV_BPR1_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_BPR1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_3`, read/write, layout [`IcvBpr1El1`](crate::IcvBpr1El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_BPR1_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_BPR1_EL1 is then ICV_BPR1_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_BPR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_BPR1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_BPR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30003,16 +31311,21 @@ impl ICV_BPR1_EL1 {
         Self::write(value);
     }
 }
-/// `ICV_CTLR_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_CTLR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_4`, read/write, layout [`IcvCtlrEl1`](crate::IcvCtlrEl1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_CTLR_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_CTLR_EL1 is then ICV_CTLR_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_CTLR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_CTLR_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_CTLR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30093,16 +31406,21 @@ impl ICV_CTLR_EL1 {
         Self::write(value);
     }
 }
-/// `ICV_DIR_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_DIR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C11_1`, write-only, layout [`IcvDirEl1`](crate::IcvDirEl1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_DIR_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_DIR_EL1 is then ICV_DIR_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_DIR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_DIR_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_DIR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30140,16 +31458,21 @@ impl ICV_DIR_EL1 {
         Self::write_raw(value.bits());
     }
 }
-/// `ICV_EOIR0_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_EOIR0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_1`, write-only, layout [`IcvEoir0El1`](crate::IcvEoir0El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_EOIR0_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_EOIR0_EL1 is then ICV_EOIR0_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_EOIR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_EOIR0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_EOIR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30187,16 +31510,21 @@ impl ICV_EOIR0_EL1 {
         Self::write_raw(value.bits());
     }
 }
-/// `ICV_EOIR1_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_EOIR1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_1`, write-only, layout [`IcvEoir1El1`](crate::IcvEoir1El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_EOIR1_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_EOIR1_EL1 is then ICV_EOIR1_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_EOIR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_EOIR1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_EOIR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30234,16 +31562,21 @@ impl ICV_EOIR1_EL1 {
         Self::write_raw(value.bits());
     }
 }
-/// `ICV_HPPIR0_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_HPPIR0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_2`, read-only, layout [`IcvHppir0El1`](crate::IcvHppir0El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_HPPIR0_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_HPPIR0_EL1 is then ICV_HPPIR0_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_HPPIR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_HPPIR0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_HPPIR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30283,16 +31616,21 @@ impl ICV_HPPIR0_EL1 {
         armreg_rt::Value::<crate::IcvHppir0El1>::from_bits_retain(raw)
     }
 }
-/// `ICV_HPPIR1_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_HPPIR1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_2`, read-only, layout [`IcvHppir1El1`](crate::IcvHppir1El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_HPPIR1_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_HPPIR1_EL1 is then ICV_HPPIR1_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_HPPIR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_HPPIR1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_HPPIR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30332,16 +31670,21 @@ impl ICV_HPPIR1_EL1 {
         armreg_rt::Value::<crate::IcvHppir1El1>::from_bits_retain(raw)
     }
 }
-/// `ICV_IAR0_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_IAR0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C8_0`, read-only, layout [`IcvIar0El1`](crate::IcvIar0El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_IAR0_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_IAR0_EL1 is then ICV_IAR0_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_IAR0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_IAR0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_IAR0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30381,16 +31724,21 @@ impl ICV_IAR0_EL1 {
         armreg_rt::Value::<crate::IcvIar0El1>::from_bits_retain(raw)
     }
 }
-/// `ICV_IAR1_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_IAR1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_0`, read-only, layout [`IcvIar1El1`](crate::IcvIar1El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_IAR1_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_IAR1_EL1 is then ICV_IAR1_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_IAR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_IAR1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_IAR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30430,16 +31778,21 @@ impl ICV_IAR1_EL1 {
         armreg_rt::Value::<crate::IcvIar1El1>::from_bits_retain(raw)
     }
 }
-/// `ICV_IGRPEN0_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_IGRPEN0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_6`, read/write, layout [`IcvIgrpen0El1`](crate::IcvIgrpen0El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_IGRPEN0_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_IGRPEN0_EL1 is then ICV_IGRPEN0_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_IGRPEN0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_IGRPEN0_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_IGRPEN0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30520,16 +31873,21 @@ impl ICV_IGRPEN0_EL1 {
         Self::write(value);
     }
 }
-/// `ICV_IGRPEN1_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_IGRPEN1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C12_7`, read/write, layout [`IcvIgrpen1El1`](crate::IcvIgrpen1El1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_IGRPEN1_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_IGRPEN1_EL1 is then ICV_IGRPEN1_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_IGRPEN1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_IGRPEN1_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_IGRPEN1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30610,16 +31968,21 @@ impl ICV_IGRPEN1_EL1 {
         Self::write(value);
     }
 }
-/// `ICV_NMIAR1_EL1`: Present when FEAT_GICv3_NMI && HaveEL(EL2).
+#[cfg(feature = "gicv3_nmi")]
+/// `ICV_NMIAR1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C9_5`, read-only, layout [`IcvNmiar1El1`](crate::IcvNmiar1El1).
+///
+/// Implemented when `FEAT_GICv3_NMI && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_NMIAR1_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_NMIAR1_EL1 is then ICV_NMIAR1_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_NMIAR1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3_nmi` (in `all`, the default).
 pub struct ICV_NMIAR1_EL1;
+#[cfg(feature = "gicv3_nmi")]
 impl ICV_NMIAR1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30659,16 +32022,21 @@ impl ICV_NMIAR1_EL1 {
         armreg_rt::Value::<crate::IcvNmiar1El1>::from_bits_retain(raw)
     }
 }
-/// `ICV_PMR_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_PMR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C4_C6_0`, read/write, layout [`IcvPmrEl1`](crate::IcvPmrEl1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_PMR_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_PMR_EL1 is then ICV_PMR_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_PMR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_PMR_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_PMR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -30749,16 +32117,21 @@ impl ICV_PMR_EL1 {
         Self::write(value);
     }
 }
-/// `ICV_RPR_EL1`: Present when FEAT_GICv3 && HaveEL(EL2).
+#[cfg(feature = "gicv3")]
+/// `ICV_RPR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C11_3`, read-only, layout [`IcvRprEl1`](crate::IcvRprEl1).
+///
+/// Implemented when `FEAT_GICv3 && HaveEL(EL2)`.
 ///
 /// A view of [`ICC_RPR_EL1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_RPR_EL1 is then ICV_RPR_EL1.
 ///
 /// Source: Arm ARM DDI0487, ICV_RPR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `gicv3` (in `all`, the default).
 pub struct ICV_RPR_EL1;
+#[cfg(feature = "gicv3")]
 impl ICV_RPR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -32631,9 +34004,11 @@ impl ID_PFR2_EL1 {
         armreg_rt::Value::<crate::IdPfr2>::from_bits_retain(raw)
     }
 }
-/// `IFSR32_EL2`: Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
+/// `IFSR32_EL2`: Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').
 ///
 /// `MRS`/`MSR` `S3_4_C5_C0_1`, read/write, layout [`Ifsr32El2`](crate::Ifsr32El2).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, IFSR32_EL2
 #[allow(non_camel_case_types)]
@@ -32722,6 +34097,8 @@ impl IFSR32_EL2 {
 /// `IFSR32_EL2_EAE1`: IFSR32_EL2 when (TTBCR.EAE == '1'): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C5_C0_1`, read/write, layout [`Ifsr32El2Eae1`](crate::Ifsr32El2Eae1).
+///
+/// Implemented when `HaveAArch32EL(EL1)`.
 ///
 /// A view of [`IFSR32_EL2`]: the same encoding, with the layout that applies when (TTBCR.EAE == '1').
 ///
@@ -32856,14 +34233,19 @@ impl ISR_EL1 {
         armreg_rt::Value::<crate::Isr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "lor")]
 /// `LORC_EL1`: LORegion Control Register: enable and descriptor selection
 ///
 /// `MRS`/`MSR` `S3_0_C10_C4_3`, read/write, layout [`Lorc`](crate::Lorc).
 ///
+/// Implemented when `FEAT_LOR`.
+///
 /// Source: Arm ARM DDI0487, LORC_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `lor` (in `all`, the default).
 pub struct LORC_EL1;
+#[cfg(feature = "lor")]
 impl LORC_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -32940,14 +34322,19 @@ impl LORC_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "lor")]
 /// `LOREA_EL1`: LORegion End Address Register
 ///
 /// `MRS`/`MSR` `S3_0_C10_C4_1`, read/write, layout [`Lorea`](crate::Lorea).
 ///
+/// Implemented when `FEAT_LOR`.
+///
 /// Source: Arm ARM DDI0487, LOREA_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `lor` (in `all`, the default).
 pub struct LOREA_EL1;
+#[cfg(feature = "lor")]
 impl LOREA_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -33024,14 +34411,19 @@ impl LOREA_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "lor")]
 /// `LORID_EL1`: LORegion ID Register: number of LORegions and LORegion descriptors
 ///
 /// `MRS`/`MSR` `S3_0_C10_C4_7`, read-only, layout [`Lorid`](crate::Lorid).
 ///
+/// Implemented when `FEAT_LOR`.
+///
 /// Source: Arm ARM DDI0487, LORID_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `lor` (in `all`, the default).
 pub struct LORID_EL1;
+#[cfg(feature = "lor")]
 impl LORID_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -33071,14 +34463,19 @@ impl LORID_EL1 {
         armreg_rt::Value::<crate::Lorid>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "lor")]
 /// `LORN_EL1`: LORegion Number Register: selects the LORegion that LORSA_EL1 and LOREA_EL1 describe
 ///
 /// `MRS`/`MSR` `S3_0_C10_C4_2`, read/write, layout [`Lorn`](crate::Lorn).
 ///
+/// Implemented when `FEAT_LOR`.
+///
 /// Source: Arm ARM DDI0487, LORN_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `lor` (in `all`, the default).
 pub struct LORN_EL1;
+#[cfg(feature = "lor")]
 impl LORN_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -33155,14 +34552,19 @@ impl LORN_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "lor")]
 /// `LORSA_EL1`: LORegion Start Address Register
 ///
 /// `MRS`/`MSR` `S3_0_C10_C4_0`, read/write, layout [`Lorsa`](crate::Lorsa).
 ///
+/// Implemented when `FEAT_LOR`.
+///
 /// Source: Arm ARM DDI0487, LORSA_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `lor` (in `all`, the default).
 pub struct LORSA_EL1;
+#[cfg(feature = "lor")]
 impl LORSA_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -33239,14 +34641,19 @@ impl LORSA_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aie")]
 /// `MAIR2_EL1`: Extended Memory Attribute Indirection Register (EL1): attributes for AttrIndx values 8 to 15
 ///
 /// `MRS`/`MSR` `S3_0_C10_C2_1`, read/write, layout [`Mair2`](crate::Mair2).
 ///
+/// Implemented when `FEAT_AIE`.
+///
 /// Source: Arm ARM DDI0487, MAIR2_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aie` (in `all`, the default).
 pub struct MAIR2_EL1;
+#[cfg(feature = "aie")]
 impl MAIR2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -33323,14 +34730,19 @@ impl MAIR2_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aie")]
 /// `MAIR2_EL12`: Another encoding of MAIR2_EL1: MAIR2_EL12 reaches it from a higher exception level (Arm ARM DDI0487, MAIR2_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C10_C2_1`, read/write, layout [`Mair2El1`](crate::Mair2El1).
 ///
+/// Implemented when `FEAT_AIE`.
+///
 /// Source: Arm ARM DDI0487, MAIR2_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aie` (in `all`, the default).
 pub struct MAIR2_EL12;
+#[cfg(feature = "aie")]
 impl MAIR2_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -33411,14 +34823,19 @@ impl MAIR2_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "aie")]
 /// `MAIR2_EL2`: Extended Memory Attribute Indirection Register (EL2): attributes for AttrIndx values 8 to 15
 ///
 /// `MRS`/`MSR` `S3_4_C10_C1_1`, read/write, layout [`Mair2`](crate::Mair2).
 ///
+/// Implemented when `FEAT_AIE`.
+///
 /// Source: Arm ARM DDI0487, MAIR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aie` (in `all`, the default).
 pub struct MAIR2_EL2;
+#[cfg(feature = "aie")]
 impl MAIR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -33495,14 +34912,19 @@ impl MAIR2_EL2 {
         Self::write(value);
     }
 }
-/// `MAIR2_EL3`: Present when FEAT_AIE.
+#[cfg(feature = "aie")]
+/// `MAIR2_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C10_C1_1`, read/write, layout [`Mair2El3`](crate::Mair2El3).
+///
+/// Implemented when `FEAT_AIE`.
 ///
 /// Source: Arm ARM DDI0487, MAIR2_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `aie` (in `all`, the default).
 pub struct MAIR2_EL3;
+#[cfg(feature = "aie")]
 impl MAIR2_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -33843,6 +35265,8 @@ impl MAIR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C10_C2_0`, read/write, layout [`Mair`](crate::Mair).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, MAIR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34150,6 +35574,8 @@ impl MDCR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C1_C3_1`, read/write, layout [`MdcrEl3`](crate::MdcrEl3).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, MDCR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -34365,14 +35791,19 @@ impl MDSCR_EL1 {
         Self::write(value);
     }
 }
-/// `MDSELR_EL1`: Present when FEAT_Debugv8p9.
+#[cfg(feature = "debugv8p9")]
+/// `MDSELR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C0_C4_2`, read/write, layout [`MdselrEl1`](crate::MdselrEl1).
+///
+/// Implemented when `FEAT_Debugv8p9`.
 ///
 /// Source: Arm ARM DDI0487, MDSELR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `debugv8p9` (in `all`, the default).
 pub struct MDSELR_EL1;
+#[cfg(feature = "debugv8p9")]
 impl MDSELR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -34453,14 +35884,19 @@ impl MDSELR_EL1 {
         Self::write(value);
     }
 }
-/// `MDSTEPOP_EL1`: Present when FEAT_STEP2.
+#[cfg(feature = "step2")]
+/// `MDSTEPOP_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C0_C5_2`, read/write, layout [`MdstepopEl1`](crate::MdstepopEl1).
+///
+/// Implemented when `FEAT_STEP2`.
 ///
 /// Source: Arm ARM DDI0487, MDSTEPOP_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `step2` (in `all`, the default).
 pub struct MDSTEPOP_EL1;
+#[cfg(feature = "step2")]
 impl MDSTEPOP_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -34541,14 +35977,19 @@ impl MDSTEPOP_EL1 {
         Self::write(value);
     }
 }
-/// `MECIDR_EL2`: Present when FEAT_MEC.
+#[cfg(feature = "mec")]
+/// `MECIDR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C8_7`, read-only, layout [`MecidrEl2`](crate::MecidrEl2).
+///
+/// Implemented when `FEAT_MEC`.
 ///
 /// Source: Arm ARM DDI0487, MECIDR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mec` (in `all`, the default).
 pub struct MECIDR_EL2;
+#[cfg(feature = "mec")]
 impl MECIDR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -34588,14 +36029,19 @@ impl MECIDR_EL2 {
         armreg_rt::Value::<crate::MecidrEl2>::from_bits_retain(raw)
     }
 }
-/// `MECID_A0_EL2`: Present when FEAT_MEC.
+#[cfg(feature = "mec")]
+/// `MECID_A0_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C8_1`, read/write, layout [`MecidA0El2`](crate::MecidA0El2).
+///
+/// Implemented when `FEAT_MEC`.
 ///
 /// Source: Arm ARM DDI0487, MECID_A0_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mec` (in `all`, the default).
 pub struct MECID_A0_EL2;
+#[cfg(feature = "mec")]
 impl MECID_A0_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -34676,14 +36122,19 @@ impl MECID_A0_EL2 {
         Self::write(value);
     }
 }
-/// `MECID_A1_EL2`: Present when FEAT_MEC.
+#[cfg(feature = "mec")]
+/// `MECID_A1_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C8_3`, read/write, layout [`MecidA1El2`](crate::MecidA1El2).
+///
+/// Implemented when `FEAT_MEC`.
 ///
 /// Source: Arm ARM DDI0487, MECID_A1_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mec` (in `all`, the default).
 pub struct MECID_A1_EL2;
+#[cfg(feature = "mec")]
 impl MECID_A1_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -34764,14 +36215,19 @@ impl MECID_A1_EL2 {
         Self::write(value);
     }
 }
-/// `MECID_P0_EL2`: Present when FEAT_MEC.
+#[cfg(feature = "mec")]
+/// `MECID_P0_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C8_0`, read/write, layout [`MecidP0El2`](crate::MecidP0El2).
+///
+/// Implemented when `FEAT_MEC`.
 ///
 /// Source: Arm ARM DDI0487, MECID_P0_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mec` (in `all`, the default).
 pub struct MECID_P0_EL2;
+#[cfg(feature = "mec")]
 impl MECID_P0_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -34852,14 +36308,19 @@ impl MECID_P0_EL2 {
         Self::write(value);
     }
 }
-/// `MECID_P1_EL2`: Present when FEAT_MEC.
+#[cfg(feature = "mec")]
+/// `MECID_P1_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C8_2`, read/write, layout [`MecidP1El2`](crate::MecidP1El2).
+///
+/// Implemented when `FEAT_MEC`.
 ///
 /// Source: Arm ARM DDI0487, MECID_P1_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mec` (in `all`, the default).
 pub struct MECID_P1_EL2;
+#[cfg(feature = "mec")]
 impl MECID_P1_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -34940,14 +36401,19 @@ impl MECID_P1_EL2 {
         Self::write(value);
     }
 }
-/// `MECID_RL_A_EL3`: Present when FEAT_MEC.
+#[cfg(feature = "mec")]
+/// `MECID_RL_A_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C10_C10_1`, read/write, layout [`MecidRlAEl3`](crate::MecidRlAEl3).
+///
+/// Implemented when `FEAT_MEC`.
 ///
 /// Source: Arm ARM DDI0487, MECID_RL_A_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mec` (in `all`, the default).
 pub struct MECID_RL_A_EL3;
+#[cfg(feature = "mec")]
 impl MECID_RL_A_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35028,14 +36494,19 @@ impl MECID_RL_A_EL3 {
         Self::write(value);
     }
 }
-/// `MFAR_EL3`: Present when FEAT_PFAR || FEAT_RME. Arm's data gives 2 layouts; this is the one when FEAT_RME && Text("the exception is a GPC exception").
+#[cfg(feature = "pfar")]
+/// `MFAR_EL3`: Arm's data gives 2 layouts; this is the one when FEAT_RME && Text("the exception is a GPC exception").
 ///
 /// `MRS`/`MSR` `S3_6_C6_C0_5`, read/write, layout [`MfarEl3`](crate::MfarEl3).
+///
+/// Implemented when `FEAT_PFAR || FEAT_RME`.
 ///
 /// Source: Arm ARM DDI0487, MFAR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pfar` (in `all`, the default).
 pub struct MFAR_EL3;
+#[cfg(feature = "pfar")]
 impl MFAR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35116,16 +36587,21 @@ impl MFAR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pfar")]
 /// `MFAR_EL3_VIEW`: MFAR_EL3 when FEAT_PFAR && Text("the exception is a synchronous External abort or SError exception"): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_6_C6_C0_5`, read/write, layout [`MfarEl3View`](crate::MfarEl3View).
+///
+/// Implemented when `FEAT_PFAR || FEAT_RME`.
 ///
 /// A view of [`MFAR_EL3`]: the same encoding, with the layout that applies when FEAT_PFAR && Text("the exception is a synchronous External abort or SError exception").
 ///
 /// Source: Arm ARM DDI0487, MFAR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pfar` (in `all`, the default).
 pub struct MFAR_EL3_VIEW;
+#[cfg(feature = "pfar")]
 impl MFAR_EL3_VIEW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35253,14 +36729,19 @@ impl MIDR_EL1 {
         armreg_rt::Value::<crate::Midr>::from_bits_retain(raw as u32)
     }
 }
-/// `MPAM0_EL1`: Present when FEAT_MPAM.
+#[cfg(feature = "mpam")]
+/// `MPAM0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C10_C5_1`, read/write, layout [`Mpam0El1`](crate::Mpam0El1).
+///
+/// Implemented when `FEAT_MPAM`.
 ///
 /// Source: Arm ARM DDI0487, MPAM0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAM0_EL1;
+#[cfg(feature = "mpam")]
 impl MPAM0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35341,14 +36822,19 @@ impl MPAM0_EL1 {
         Self::write(value);
     }
 }
-/// `MPAM1_EL1`: Present when FEAT_MPAM.
+#[cfg(feature = "mpam")]
+/// `MPAM1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C10_C5_0`, read/write, layout [`Mpam1El1`](crate::Mpam1El1).
+///
+/// Implemented when `FEAT_MPAM`.
 ///
 /// Source: Arm ARM DDI0487, MPAM1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAM1_EL1;
+#[cfg(feature = "mpam")]
 impl MPAM1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35429,14 +36915,19 @@ impl MPAM1_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "mpam")]
 /// `MPAM1_EL12`: Another encoding of MPAM1_EL1: MPAM1_EL12 reaches it from a higher exception level (Arm ARM DDI0487, MPAM1_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C10_C5_0`, read/write, layout [`Mpam1El1`](crate::Mpam1El1).
 ///
+/// Implemented when `FEAT_MPAM`.
+///
 /// Source: Arm ARM DDI0487, MPAM1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAM1_EL12;
+#[cfg(feature = "mpam")]
 impl MPAM1_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35517,14 +37008,19 @@ impl MPAM1_EL12 {
         Self::write(value);
     }
 }
-/// `MPAM2_EL2`: Present when FEAT_MPAM.
+#[cfg(feature = "mpam")]
+/// `MPAM2_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C5_0`, read/write, layout [`Mpam2El2`](crate::Mpam2El2).
+///
+/// Implemented when `FEAT_MPAM`.
 ///
 /// Source: Arm ARM DDI0487, MPAM2_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAM2_EL2;
+#[cfg(feature = "mpam")]
 impl MPAM2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35605,14 +37101,19 @@ impl MPAM2_EL2 {
         Self::write(value);
     }
 }
-/// `MPAM3_EL3`: Present when FEAT_MPAM.
+#[cfg(feature = "mpam")]
+/// `MPAM3_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C10_C5_0`, read/write, layout [`Mpam3El3`](crate::Mpam3El3).
+///
+/// Implemented when `FEAT_MPAM`.
 ///
 /// Source: Arm ARM DDI0487, MPAM3_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAM3_EL3;
+#[cfg(feature = "mpam")]
 impl MPAM3_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35693,14 +37194,19 @@ impl MPAM3_EL3 {
         Self::write(value);
     }
 }
-/// `MPAMBW0_EL1`: Present when FEAT_MPAM_PE_BW_CTRL.
+#[cfg(feature = "mpam_pe_bw_ctrl")]
+/// `MPAMBW0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C10_C5_5`, read/write, layout [`Mpambw0El1`](crate::Mpambw0El1).
+///
+/// Implemented when `FEAT_MPAM_PE_BW_CTRL`.
 ///
 /// Source: Arm ARM DDI0487, MPAMBW0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam_pe_bw_ctrl` (in `all`, the default).
 pub struct MPAMBW0_EL1;
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 impl MPAMBW0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35781,14 +37287,19 @@ impl MPAMBW0_EL1 {
         Self::write(value);
     }
 }
-/// `MPAMBW1_EL1`: Present when FEAT_MPAM_PE_BW_CTRL.
+#[cfg(feature = "mpam_pe_bw_ctrl")]
+/// `MPAMBW1_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C10_C5_4`, read/write, layout [`Mpambw1El1`](crate::Mpambw1El1).
+///
+/// Implemented when `FEAT_MPAM_PE_BW_CTRL`.
 ///
 /// Source: Arm ARM DDI0487, MPAMBW1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam_pe_bw_ctrl` (in `all`, the default).
 pub struct MPAMBW1_EL1;
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 impl MPAMBW1_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35869,14 +37380,19 @@ impl MPAMBW1_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 /// `MPAMBW1_EL12`: Another encoding of MPAMBW1_EL1: MPAMBW1_EL12 reaches it from a higher exception level (Arm ARM DDI0487, MPAMBW1_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C10_C5_4`, read/write, layout [`Mpambw1El1`](crate::Mpambw1El1).
 ///
+/// Implemented when `FEAT_MPAM_PE_BW_CTRL`.
+///
 /// Source: Arm ARM DDI0487, MPAMBW1_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam_pe_bw_ctrl` (in `all`, the default).
 pub struct MPAMBW1_EL12;
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 impl MPAMBW1_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -35957,14 +37473,19 @@ impl MPAMBW1_EL12 {
         Self::write(value);
     }
 }
-/// `MPAMBW2_EL2`: Present when FEAT_MPAM_PE_BW_CTRL.
+#[cfg(feature = "mpam_pe_bw_ctrl")]
+/// `MPAMBW2_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C5_4`, read/write, layout [`Mpambw2El2`](crate::Mpambw2El2).
+///
+/// Implemented when `FEAT_MPAM_PE_BW_CTRL`.
 ///
 /// Source: Arm ARM DDI0487, MPAMBW2_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam_pe_bw_ctrl` (in `all`, the default).
 pub struct MPAMBW2_EL2;
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 impl MPAMBW2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36045,14 +37566,19 @@ impl MPAMBW2_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMBW3_EL3`: Present when FEAT_MPAM_PE_BW_CTRL.
+#[cfg(feature = "mpam_pe_bw_ctrl")]
+/// `MPAMBW3_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C10_C5_4`, read/write, layout [`Mpambw3El3`](crate::Mpambw3El3).
+///
+/// Implemented when `FEAT_MPAM_PE_BW_CTRL`.
 ///
 /// Source: Arm ARM DDI0487, MPAMBW3_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam_pe_bw_ctrl` (in `all`, the default).
 pub struct MPAMBW3_EL3;
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 impl MPAMBW3_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36133,14 +37659,19 @@ impl MPAMBW3_EL3 {
         Self::write(value);
     }
 }
-/// `MPAMBWCAP_EL2`: Present when FEAT_MPAM_PE_BW_CTRL && (MPAMIDR_EL1.HAS_HCR == '1').
+#[cfg(feature = "mpam_pe_bw_ctrl")]
+/// `MPAMBWCAP_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C5_6`, read/write, layout [`MpambwcapEl2`](crate::MpambwcapEl2).
+///
+/// Implemented when `FEAT_MPAM_PE_BW_CTRL && (MPAMIDR_EL1.HAS_HCR == '1')`.
 ///
 /// Source: Arm ARM DDI0487, MPAMBWCAP_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam_pe_bw_ctrl` (in `all`, the default).
 pub struct MPAMBWCAP_EL2;
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 impl MPAMBWCAP_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36221,14 +37752,19 @@ impl MPAMBWCAP_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMBWIDR_EL1`: Present when FEAT_MPAM_PE_BW_CTRL.
+#[cfg(feature = "mpam_pe_bw_ctrl")]
+/// `MPAMBWIDR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C10_C4_5`, read-only, layout [`MpambwidrEl1`](crate::MpambwidrEl1).
+///
+/// Implemented when `FEAT_MPAM_PE_BW_CTRL`.
 ///
 /// Source: Arm ARM DDI0487, MPAMBWIDR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam_pe_bw_ctrl` (in `all`, the default).
 pub struct MPAMBWIDR_EL1;
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 impl MPAMBWIDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36268,14 +37804,19 @@ impl MPAMBWIDR_EL1 {
         armreg_rt::Value::<crate::MpambwidrEl1>::from_bits_retain(raw)
     }
 }
-/// `MPAMBWSM_EL1`: Present when FEAT_MPAM_PE_BW_CTRL && FEAT_SME.
+#[cfg(feature = "mpam_pe_bw_ctrl")]
+/// `MPAMBWSM_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C10_C5_7`, read/write, layout [`MpambwsmEl1`](crate::MpambwsmEl1).
+///
+/// Implemented when `FEAT_MPAM_PE_BW_CTRL && FEAT_SME`.
 ///
 /// Source: Arm ARM DDI0487, MPAMBWSM_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam_pe_bw_ctrl` (in `all`, the default).
 pub struct MPAMBWSM_EL1;
+#[cfg(feature = "mpam_pe_bw_ctrl")]
 impl MPAMBWSM_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36356,14 +37897,19 @@ impl MPAMBWSM_EL1 {
         Self::write(value);
     }
 }
-/// `MPAMHCR_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1').
+#[cfg(feature = "mpam")]
+/// `MPAMHCR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C4_0`, read/write, layout [`MpamhcrEl2`](crate::MpamhcrEl2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1')`.
 ///
 /// Source: Arm ARM DDI0487, MPAMHCR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMHCR_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMHCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36444,14 +37990,19 @@ impl MPAMHCR_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMIDR_EL1`: Present when FEAT_MPAM.
+#[cfg(feature = "mpam")]
+/// `MPAMIDR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C10_C4_4`, read-only, layout [`MpamidrEl1`](crate::MpamidrEl1).
+///
+/// Implemented when `FEAT_MPAM`.
 ///
 /// Source: Arm ARM DDI0487, MPAMIDR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMIDR_EL1;
+#[cfg(feature = "mpam")]
 impl MPAMIDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36491,14 +38042,19 @@ impl MPAMIDR_EL1 {
         armreg_rt::Value::<crate::MpamidrEl1>::from_bits_retain(raw)
     }
 }
-/// `MPAMSM_EL1`: Present when FEAT_MPAM && FEAT_SME.
+#[cfg(feature = "mpam")]
+/// `MPAMSM_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C10_C5_3`, read/write, layout [`MpamsmEl1`](crate::MpamsmEl1).
+///
+/// Implemented when `FEAT_MPAM && FEAT_SME`.
 ///
 /// Source: Arm ARM DDI0487, MPAMSM_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMSM_EL1;
+#[cfg(feature = "mpam")]
 impl MPAMSM_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36579,14 +38135,19 @@ impl MPAMSM_EL1 {
         Self::write(value);
     }
 }
-/// `MPAMVPM0_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1').
+#[cfg(feature = "mpam")]
+/// `MPAMVPM0_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C6_0`, read/write, layout [`Mpamvpm0El2`](crate::Mpamvpm0El2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1')`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPM0_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPM0_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPM0_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36667,14 +38228,19 @@ impl MPAMVPM0_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMVPM1_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) &gt; 0).
+#[cfg(feature = "mpam")]
+/// `MPAMVPM1_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C6_1`, read/write, layout [`Mpamvpm1El2`](crate::Mpamvpm1El2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPM1_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPM1_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPM1_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36755,14 +38321,19 @@ impl MPAMVPM1_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMVPM2_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) &gt; 1).
+#[cfg(feature = "mpam")]
+/// `MPAMVPM2_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C6_2`, read/write, layout [`Mpamvpm2El2`](crate::Mpamvpm2El2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) > 1)`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPM2_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPM2_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPM2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36843,14 +38414,19 @@ impl MPAMVPM2_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMVPM3_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) &gt; 2).
+#[cfg(feature = "mpam")]
+/// `MPAMVPM3_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C6_3`, read/write, layout [`Mpamvpm3El2`](crate::Mpamvpm3El2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) > 2)`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPM3_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPM3_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPM3_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -36931,14 +38507,19 @@ impl MPAMVPM3_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMVPM4_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) &gt; 3).
+#[cfg(feature = "mpam")]
+/// `MPAMVPM4_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C6_4`, read/write, layout [`Mpamvpm4El2`](crate::Mpamvpm4El2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) > 3)`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPM4_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPM4_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPM4_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -37019,14 +38600,19 @@ impl MPAMVPM4_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMVPM5_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) &gt; 4).
+#[cfg(feature = "mpam")]
+/// `MPAMVPM5_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C6_5`, read/write, layout [`Mpamvpm5El2`](crate::Mpamvpm5El2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) > 4)`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPM5_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPM5_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPM5_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -37107,14 +38693,19 @@ impl MPAMVPM5_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMVPM6_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) &gt; 5).
+#[cfg(feature = "mpam")]
+/// `MPAMVPM6_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C6_6`, read/write, layout [`Mpamvpm6El2`](crate::Mpamvpm6El2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) > 5)`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPM6_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPM6_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPM6_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -37195,14 +38786,19 @@ impl MPAMVPM6_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMVPM7_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) == 7).
+#[cfg(feature = "mpam")]
+/// `MPAMVPM7_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C6_7`, read/write, layout [`Mpamvpm7El2`](crate::Mpamvpm7El2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1') && (UInt(MPAMIDR_EL1.VPMR_MAX) == 7)`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPM7_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPM7_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPM7_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -37283,14 +38879,19 @@ impl MPAMVPM7_EL2 {
         Self::write(value);
     }
 }
-/// `MPAMVPMV_EL2`: Present when FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1').
+#[cfg(feature = "mpam")]
+/// `MPAMVPMV_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C4_1`, read/write, layout [`MpamvpmvEl2`](crate::MpamvpmvEl2).
+///
+/// Implemented when `FEAT_MPAM && (MPAMIDR_EL1.HAS_HCR == '1')`.
 ///
 /// Source: Arm ARM DDI0487, MPAMVPMV_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mpam` (in `all`, the default).
 pub struct MPAMVPMV_EL2;
+#[cfg(feature = "mpam")]
 impl MPAMVPMV_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38087,14 +39688,19 @@ impl OSLSR_EL1 {
         armreg_rt::Value::<crate::OslsrEl1>::from_bits_retain(raw)
     }
 }
-/// `PAN`: Present when FEAT_PAN.
+#[cfg(feature = "pan")]
+/// `PAN`:
 ///
 /// `MRS`/`MSR` `S3_0_C4_C2_3`, read/write, layout [`Pan`](crate::Pan).
+///
+/// Implemented when `FEAT_PAN`.
 ///
 /// Source: Arm ARM DDI0487, PAN
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pan` (in `all`, the default).
 pub struct PAN;
+#[cfg(feature = "pan")]
 impl PAN {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38344,14 +39950,19 @@ impl PAR_EL1_FAULT {
         Self::write(value);
     }
 }
-/// `PFAR_EL1`: Present when FEAT_PFAR.
+#[cfg(feature = "pfar")]
+/// `PFAR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C6_C0_5`, read/write, layout [`PfarEl1`](crate::PfarEl1).
+///
+/// Implemented when `FEAT_PFAR`.
 ///
 /// Source: Arm ARM DDI0487, PFAR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pfar` (in `all`, the default).
 pub struct PFAR_EL1;
+#[cfg(feature = "pfar")]
 impl PFAR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38432,14 +40043,19 @@ impl PFAR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pfar")]
 /// `PFAR_EL12`: Another encoding of PFAR_EL1: PFAR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, PFAR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C6_C0_5`, read/write, layout [`PfarEl1`](crate::PfarEl1).
 ///
+/// Implemented when `FEAT_PFAR`.
+///
 /// Source: Arm ARM DDI0487, PFAR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pfar` (in `all`, the default).
 pub struct PFAR_EL12;
+#[cfg(feature = "pfar")]
 impl PFAR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38520,14 +40136,19 @@ impl PFAR_EL12 {
         Self::write(value);
     }
 }
-/// `PFAR_EL2`: Present when FEAT_PFAR.
+#[cfg(feature = "pfar")]
+/// `PFAR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C6_C0_5`, read/write, layout [`PfarEl2`](crate::PfarEl2).
+///
+/// Implemented when `FEAT_PFAR`.
 ///
 /// Source: Arm ARM DDI0487, PFAR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pfar` (in `all`, the default).
 pub struct PFAR_EL2;
+#[cfg(feature = "pfar")]
 impl PFAR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38608,14 +40229,19 @@ impl PFAR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "s1pie")]
 /// `PIRE0_EL1`: Permission Indirection Register 0 (EL1): stage 1 unprivileged permissions for each PIIndex
 ///
 /// `MRS`/`MSR` `S3_0_C10_C2_2`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S1PIE`.
+///
 /// Source: Arm ARM DDI0487, PIRE0_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1pie` (in `all`, the default).
 pub struct PIRE0_EL1;
+#[cfg(feature = "s1pie")]
 impl PIRE0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38692,14 +40318,19 @@ impl PIRE0_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "s1pie")]
 /// `PIRE0_EL12`: PIRE0_EL1 accessed from EL2 when HCR_EL2.E2H is 1
 ///
 /// `MRS`/`MSR` `S3_5_C10_C2_2`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S1PIE`.
+///
 /// Source: Arm ARM DDI0487, PIRE0_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1pie` (in `all`, the default).
 pub struct PIRE0_EL12;
+#[cfg(feature = "s1pie")]
 impl PIRE0_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38776,14 +40407,19 @@ impl PIRE0_EL12 {
         Self::write(value);
     }
 }
-/// `PIRE0_EL2`: Present when FEAT_S1PIE.
+#[cfg(feature = "s1pie")]
+/// `PIRE0_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C2_2`, read/write, layout [`Pire0El2`](crate::Pire0El2).
+///
+/// Implemented when `FEAT_S1PIE`.
 ///
 /// Source: Arm ARM DDI0487, PIRE0_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1pie` (in `all`, the default).
 pub struct PIRE0_EL2;
+#[cfg(feature = "s1pie")]
 impl PIRE0_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38864,14 +40500,19 @@ impl PIRE0_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "s1pie")]
 /// `PIR_EL1`: Permission Indirection Register 1 (EL1): stage 1 privileged permissions for each PIIndex
 ///
 /// `MRS`/`MSR` `S3_0_C10_C2_3`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S1PIE`.
+///
 /// Source: Arm ARM DDI0487, PIR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1pie` (in `all`, the default).
 pub struct PIR_EL1;
+#[cfg(feature = "s1pie")]
 impl PIR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -38948,14 +40589,19 @@ impl PIR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "s1pie")]
 /// `PIR_EL12`: PIR_EL1 accessed from EL2 when HCR_EL2.E2H is 1
 ///
 /// `MRS`/`MSR` `S3_5_C10_C2_3`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S1PIE`.
+///
 /// Source: Arm ARM DDI0487, PIR_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1pie` (in `all`, the default).
 pub struct PIR_EL12;
+#[cfg(feature = "s1pie")]
 impl PIR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39032,14 +40678,19 @@ impl PIR_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "s1pie")]
 /// `PIR_EL2`: Permission Indirection Register 2 (EL2): stage 1 permissions for the EL2 translation regime
 ///
 /// `MRS`/`MSR` `S3_4_C10_C2_3`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S1PIE`.
+///
 /// Source: Arm ARM DDI0487, PIR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1pie` (in `all`, the default).
 pub struct PIR_EL2;
+#[cfg(feature = "s1pie")]
 impl PIR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39116,14 +40767,19 @@ impl PIR_EL2 {
         Self::write(value);
     }
 }
-/// `PIR_EL3`: Present when FEAT_S1PIE.
+#[cfg(feature = "s1pie")]
+/// `PIR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C10_C2_3`, read/write, layout [`PirEl3`](crate::PirEl3).
+///
+/// Implemented when `FEAT_S1PIE`.
 ///
 /// Source: Arm ARM DDI0487, PIR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1pie` (in `all`, the default).
 pub struct PIR_EL3;
+#[cfg(feature = "s1pie")]
 impl PIR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39204,14 +40860,19 @@ impl PIR_EL3 {
         Self::write(value);
     }
 }
-/// `PM`: Present when FEAT_EBEP.
+#[cfg(feature = "ebep")]
+/// `PM`:
 ///
 /// `MRS`/`MSR` `S3_0_C4_C3_1`, read/write, layout [`Pm`](crate::Pm).
+///
+/// Implemented when `FEAT_EBEP`.
 ///
 /// Source: Arm ARM DDI0487, PM
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ebep` (in `all`, the default).
 pub struct PM;
+#[cfg(feature = "ebep")]
 impl PM {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39287,14 +40948,19 @@ impl PM {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMBIDR_EL1`: Profiling Buffer ID Register: alignment and ownership of the profiling buffer
 ///
 /// `MRS`/`MSR` `S3_0_C9_C10_7`, read-only, layout [`Pmbidr`](crate::Pmbidr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMBIDR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMBIDR_EL1;
+#[cfg(feature = "spe")]
 impl PMBIDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39334,14 +41000,19 @@ impl PMBIDR_EL1 {
         armreg_rt::Value::<crate::Pmbidr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "spe")]
 /// `PMBLIMITR_EL1`: Profiling Buffer Limit Address Register: buffer limit, mode and enable
 ///
 /// `MRS`/`MSR` `S3_0_C9_C10_0`, read/write, layout [`Pmblimitr`](crate::Pmblimitr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMBLIMITR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMBLIMITR_EL1;
+#[cfg(feature = "spe")]
 impl PMBLIMITR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39422,14 +41093,19 @@ impl PMBLIMITR_EL1 {
         Self::write(value);
     }
 }
-/// `PMBMAR_EL1`: Present when FEAT_SPE_nVM.
+#[cfg(feature = "spe_nvm")]
+/// `PMBMAR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C9_C10_5`, read/write, layout [`PmbmarEl1`](crate::PmbmarEl1).
+///
+/// Implemented when `FEAT_SPE_nVM`.
 ///
 /// Source: Arm ARM DDI0487, PMBMAR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe_nvm` (in `all`, the default).
 pub struct PMBMAR_EL1;
+#[cfg(feature = "spe_nvm")]
 impl PMBMAR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39510,14 +41186,19 @@ impl PMBMAR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMBPTR_EL1`: Profiling Buffer Write Pointer Register
 ///
 /// `MRS`/`MSR` `S3_0_C9_C10_1`, read/write, layout [`Pmbptr`](crate::Pmbptr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMBPTR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMBPTR_EL1;
+#[cfg(feature = "spe")]
 impl PMBPTR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39598,14 +41279,19 @@ impl PMBPTR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMBSR_EL1`: Profiling Buffer Status/syndrome Register
 ///
 /// `MRS`/`MSR` `S3_0_C9_C10_3`, read/write, layout [`Pmbsr`](crate::Pmbsr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMBSR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMBSR_EL1;
+#[cfg(feature = "spe")]
 impl PMBSR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39682,14 +41368,19 @@ impl PMBSR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMBSR_EL12`: Another encoding of PMBSR_EL1: PMBSR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, PMBSR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C9_C10_3`, read/write, layout [`PmbsrEl1`](crate::PmbsrEl1).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMBSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMBSR_EL12;
+#[cfg(feature = "spe")]
 impl PMBSR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39770,14 +41461,19 @@ impl PMBSR_EL12 {
         Self::write(value);
     }
 }
-/// `PMBSR_EL2`: Present when FEAT_SPE_EXC.
+#[cfg(feature = "spe_exc")]
+/// `PMBSR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C9_C10_3`, read/write, layout [`PmbsrEl2`](crate::PmbsrEl2).
+///
+/// Implemented when `FEAT_SPE_EXC`.
 ///
 /// Source: Arm ARM DDI0487, PMBSR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe_exc` (in `all`, the default).
 pub struct PMBSR_EL2;
+#[cfg(feature = "spe_exc")]
 impl PMBSR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39858,14 +41554,19 @@ impl PMBSR_EL2 {
         Self::write(value);
     }
 }
-/// `PMBSR_EL3`: Present when FEAT_SPE_EXC && HaveEL(EL3).
+#[cfg(feature = "spe_exc")]
+/// `PMBSR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C9_C10_3`, read/write, layout [`PmbsrEl3`](crate::PmbsrEl3).
+///
+/// Implemented when `FEAT_SPE_EXC && HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, PMBSR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe_exc` (in `all`, the default).
 pub struct PMBSR_EL3;
+#[cfg(feature = "spe_exc")]
 impl PMBSR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -39946,14 +41647,19 @@ impl PMBSR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMCCFILTR_EL0`: Cycle Count Filter Register
 ///
 /// `MRS`/`MSR` `S3_3_C14_C15_7`, read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMCCFILTR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMCCFILTR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMCCFILTR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40034,14 +41740,19 @@ impl PMCCFILTR_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMCCNTR_EL0`: Cycle Count Register (64-bit)
 ///
 /// `MRS`/`MSR` `S3_3_C9_C13_0`, read/write, layout [`Pmccntr`](crate::Pmccntr).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMCCNTR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMCCNTR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMCCNTR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40122,14 +41833,19 @@ impl PMCCNTR_EL0 {
         Self::write(value);
     }
 }
-/// `PMCCNTSVR_EL1`: Present when FEAT_PMUv3_SS.
+#[cfg(feature = "pmuv3_ss")]
+/// `PMCCNTSVR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C14_C11_7`, read-only, layout [`PmccntsvrEl1`](crate::PmccntsvrEl1).
+///
+/// Implemented when `FEAT_PMUv3_SS`.
 ///
 /// Source: Arm ARM DDI0487, PMCCNTSVR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3_ss` (in `all`, the default).
 pub struct PMCCNTSVR_EL1;
+#[cfg(feature = "pmuv3_ss")]
 impl PMCCNTSVR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40169,14 +41885,19 @@ impl PMCCNTSVR_EL1 {
         armreg_rt::Value::<crate::PmccntsvrEl1>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMCEID0_EL0`: Common Event Identification 0: events 0x00-0x1F in \[31:0\]
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_6`, read-only, layout [`Pmceid`](crate::Pmceid).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMCEID0_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMCEID0_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMCEID0_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40216,14 +41937,19 @@ impl PMCEID0_EL0 {
         armreg_rt::Value::<crate::Pmceid>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMCEID1_EL0`: Common Event Identification 1: events 0x20-0x3F in \[31:0\]
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_7`, read-only, layout [`Pmceid`](crate::Pmceid).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMCEID1_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMCEID1_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMCEID1_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40263,14 +41989,19 @@ impl PMCEID1_EL0 {
         armreg_rt::Value::<crate::Pmceid>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMCNTENCLR_EL0`: Count Enable Clear: write 1 to disable a counter; reads the enable state
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_2`, write-1-to-clear view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMCNTENCLR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMCNTENCLR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMCNTENCLR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40337,14 +42068,19 @@ impl PMCNTENCLR_EL0 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMCNTENSET_EL0`: Count Enable Set: write 1 to enable a counter; reads the enable state
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_1`, write-1-to-set view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMCNTENSET_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMCNTENSET_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMCNTENSET_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40411,16 +42147,21 @@ impl PMCNTENSET_EL0 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMCR_EL0`: Performance Monitors Control Register
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_0`, read/write, layout [`Pmcr`](crate::Pmcr).
+///
+/// Implemented when `FEAT_PMUv3`.
 ///
 /// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMCR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMCR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40505,14 +42246,19 @@ impl PMCR_EL0 {
         Self::write(Self::read().acting_on(field));
     }
 }
-/// `PMECR_EL1`: Present when FEAT_EBEP || FEAT_PMUv3_SS.
+#[cfg(feature = "ebep")]
+/// `PMECR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C9_C14_5`, read/write, layout [`PmecrEl1`](crate::PmecrEl1).
+///
+/// Implemented when `FEAT_EBEP || FEAT_PMUv3_SS`.
 ///
 /// Source: Arm ARM DDI0487, PMECR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ebep` (in `all`, the default).
 pub struct PMECR_EL1;
+#[cfg(feature = "ebep")]
 impl PMECR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -40593,16 +42339,21 @@ impl PMECR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMEVCNTR<n>_EL0`: Event Count Registers 0..30: S3_3_C14_C(8+(n&gt;&gt;3))_(n&7)
 ///
 /// `MRS`/`MSR` `S3_3_C14_C8_0`, read/write, layout [`Pmevcntr`](crate::Pmevcntr).
 ///
 /// An array of 31 registers: `PMEVCNTR_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVCNTR_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMEVCNTR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMEVCNTR_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 31;
@@ -40635,12 +42386,14 @@ impl PMEVCNTR_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "pmuv3")]
 impl armreg_rt::array::SysRegArray for PMEVCNTR_EL0 {
     type Layout = crate::Pmevcntr;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVCNTR<n>_EL0";
 }
+#[cfg(feature = "pmuv3")]
 impl armreg_rt::array::ReadElement for PMEVCNTR_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -40703,6 +42456,7 @@ impl armreg_rt::array::ReadElement for PMEVCNTR_EL0 {
         }
     }
 }
+#[cfg(feature = "pmuv3")]
 impl armreg_rt::array::WriteElement for PMEVCNTR_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -40763,16 +42517,21 @@ impl armreg_rt::array::WriteElement for PMEVCNTR_EL0 {
         }
     }
 }
-/// `PMEVCNTSVR<n>_EL1`: Present when FEAT_PMUv3_SS.
+#[cfg(feature = "pmuv3_ss")]
+/// `PMEVCNTSVR<n>_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C14_C8_0`, read-only, layout [`PmevcntsvrEl1`](crate::PmevcntsvrEl1).
 ///
 /// An array of 31 registers: `PMEVCNTSVR_EL1.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVCNTSVR_EL1.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_PMUv3_SS`.
+///
 /// Source: Arm ARM DDI0487, PMEVCNTSVR&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3_ss` (in `all`, the default).
 pub struct PMEVCNTSVR_EL1;
+#[cfg(feature = "pmuv3_ss")]
 impl PMEVCNTSVR_EL1 {
     /// The number of registers in the array.
     pub const COUNT: usize = 31;
@@ -40805,12 +42564,14 @@ impl PMEVCNTSVR_EL1 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "pmuv3_ss")]
 impl armreg_rt::array::SysRegArray for PMEVCNTSVR_EL1 {
     type Layout = crate::PmevcntsvrEl1;
     type Access = armreg_rt::access::Ro;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVCNTSVR<n>_EL1";
 }
+#[cfg(feature = "pmuv3_ss")]
 impl armreg_rt::array::ReadElement for PMEVCNTSVR_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -40873,16 +42634,21 @@ impl armreg_rt::array::ReadElement for PMEVCNTSVR_EL1 {
         }
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMEVTYPER<n>_EL0`: Event Type Registers 0..30: S3_3_C14_C(12+(n&gt;&gt;3))_(n&7)
 ///
 /// `MRS`/`MSR` `S3_3_C14_C12_0`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
 /// An array of 31 registers: `PMEVTYPER_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVTYPER_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVTYPER&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMEVTYPER_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMEVTYPER_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 31;
@@ -40915,12 +42681,14 @@ impl PMEVTYPER_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "pmuv3")]
 impl armreg_rt::array::SysRegArray for PMEVTYPER_EL0 {
     type Layout = crate::Pmevtyper;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVTYPER<n>_EL0";
 }
+#[cfg(feature = "pmuv3")]
 impl armreg_rt::array::ReadElement for PMEVTYPER_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -40983,6 +42751,7 @@ impl armreg_rt::array::ReadElement for PMEVTYPER_EL0 {
         }
     }
 }
+#[cfg(feature = "pmuv3")]
 impl armreg_rt::array::WriteElement for PMEVTYPER_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -41043,14 +42812,19 @@ impl armreg_rt::array::WriteElement for PMEVTYPER_EL0 {
         }
     }
 }
-/// `PMIAR_EL1`: Present when FEAT_SEBEP.
+#[cfg(feature = "sebep")]
+/// `PMIAR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C9_C14_7`, read/write, layout [`PmiarEl1`](crate::PmiarEl1).
+///
+/// Implemented when `FEAT_SEBEP`.
 ///
 /// Source: Arm ARM DDI0487, PMIAR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sebep` (in `all`, the default).
 pub struct PMIAR_EL1;
+#[cfg(feature = "sebep")]
 impl PMIAR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41131,14 +42905,19 @@ impl PMIAR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3_icntr")]
 /// `PMICFILTR_EL0`: Performance Monitors Instruction Counter Filter Register
 ///
 /// `MRS`/`MSR` `S3_3_C9_C6_0`, read/write, layout [`Pmicfiltr`](crate::Pmicfiltr).
 ///
+/// Implemented when `FEAT_PMUv3_ICNTR`.
+///
 /// Source: Arm ARM DDI0487, PMICFILTR_EL0; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3_icntr` (in `all`, the default).
 pub struct PMICFILTR_EL0;
+#[cfg(feature = "pmuv3_icntr")]
 impl PMICFILTR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41219,14 +42998,19 @@ impl PMICFILTR_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3_icntr")]
 /// `PMICNTR_EL0`: Performance Monitors Instruction Counter Register (FEAT_PMUv3_ICNTR)
 ///
 /// `MRS`/`MSR` `S3_3_C9_C4_0`, read/write, layout [`Pmicntr`](crate::Pmicntr).
 ///
+/// Implemented when `FEAT_PMUv3_ICNTR`.
+///
 /// Source: Arm ARM DDI0487, PMICNTR_EL0; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3_icntr` (in `all`, the default).
 pub struct PMICNTR_EL0;
+#[cfg(feature = "pmuv3_icntr")]
 impl PMICNTR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41307,14 +43091,19 @@ impl PMICNTR_EL0 {
         Self::write(value);
     }
 }
-/// `PMICNTSVR_EL1`: Present when FEAT_PMUv3_ICNTR && FEAT_PMUv3_SS.
+#[cfg(feature = "pmuv3_icntr")]
+/// `PMICNTSVR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C14_C12_0`, read-only, layout [`PmicntsvrEl1`](crate::PmicntsvrEl1).
+///
+/// Implemented when `FEAT_PMUv3_ICNTR && FEAT_PMUv3_SS`.
 ///
 /// Source: Arm ARM DDI0487, PMICNTSVR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3_icntr` (in `all`, the default).
 pub struct PMICNTSVR_EL1;
+#[cfg(feature = "pmuv3_icntr")]
 impl PMICNTSVR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41354,14 +43143,19 @@ impl PMICNTSVR_EL1 {
         armreg_rt::Value::<crate::PmicntsvrEl1>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMINTENCLR_EL1`: Interrupt Enable Clear: write 1 to disable a counter's overflow interrupt; reads the enables
 ///
 /// `MRS`/`MSR` `S3_0_C9_C14_2`, write-1-to-clear view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMINTENCLR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMINTENCLR_EL1;
+#[cfg(feature = "pmuv3")]
 impl PMINTENCLR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41428,14 +43222,19 @@ impl PMINTENCLR_EL1 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMINTENSET_EL1`: Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables
 ///
 /// `MRS`/`MSR` `S3_0_C9_C14_1`, write-1-to-set view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMINTENSET_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMINTENSET_EL1;
+#[cfg(feature = "pmuv3")]
 impl PMINTENSET_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41502,14 +43301,19 @@ impl PMINTENSET_EL1 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "pmuv3p4")]
 /// `PMMIR_EL1`: Machine Identification Register
 ///
 /// `MRS`/`MSR` `S3_0_C9_C14_6`, read-only, layout [`Pmmir`](crate::Pmmir).
 ///
+/// Implemented when `FEAT_PMUv3p4`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMMIR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3p4` (in `all`, the default).
 pub struct PMMIR_EL1;
+#[cfg(feature = "pmuv3p4")]
 impl PMMIR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41549,14 +43353,19 @@ impl PMMIR_EL1 {
         armreg_rt::Value::<crate::Pmmir>::from_bits_retain(raw as u32)
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMOVSCLR_EL0`: Overflow Flag Status Clear: write 1 to clear an overflow flag; reads the flags
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_3`, write-1-to-clear view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMOVSCLR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMOVSCLR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMOVSCLR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41623,14 +43432,19 @@ impl PMOVSCLR_EL0 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMOVSSET_EL0`: Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags
 ///
 /// `MRS`/`MSR` `S3_3_C9_C14_3`, write-1-to-set view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMOVSSET_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMOVSSET_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMOVSSET_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41697,14 +43511,19 @@ impl PMOVSSET_EL0 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSCR_EL1`: Statistical Profiling Control Register (EL1): enables sampling at EL1 and EL0
 ///
 /// `MRS`/`MSR` `S3_0_C9_C9_0`, read/write, layout [`PmscrEl1`](crate::PmscrEl1).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSCR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSCR_EL1;
+#[cfg(feature = "spe")]
 impl PMSCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41785,14 +43604,19 @@ impl PMSCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSCR_EL12`: Another encoding of PMSCR_EL1: PMSCR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, PMSCR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C9_C9_0`, read/write, layout [`PmscrEl1Arm`](crate::PmscrEl1Arm).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSCR_EL12;
+#[cfg(feature = "spe")]
 impl PMSCR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41873,14 +43697,19 @@ impl PMSCR_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSCR_EL2`: Statistical Profiling Control Register (EL2): enables sampling at EL2 and EL0 in the EL2 host
 ///
 /// `MRS`/`MSR` `S3_4_C9_C9_0`, read/write, layout [`PmscrEl2`](crate::PmscrEl2).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSCR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSCR_EL2;
+#[cfg(feature = "spe")]
 impl PMSCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -41961,14 +43790,19 @@ impl PMSCR_EL2 {
         Self::write(value);
     }
 }
-/// `PMSDSFR_EL1`: Present when FEAT_SPE_FDS.
+#[cfg(feature = "spe_fds")]
+/// `PMSDSFR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C9_C10_4`, read/write, layout [`PmsdsfrEl1`](crate::PmsdsfrEl1).
+///
+/// Implemented when `FEAT_SPE_FDS`.
 ///
 /// Source: Arm ARM DDI0487, PMSDSFR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe_fds` (in `all`, the default).
 pub struct PMSDSFR_EL1;
+#[cfg(feature = "spe_fds")]
 impl PMSDSFR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42049,14 +43883,19 @@ impl PMSDSFR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMSELR_EL0`: Event Counter Selection Register (system register only; no memory-mapped PMSELR)
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_5`, read/write, layout [`Pmselr`](crate::Pmselr).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMSELR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMSELR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMSELR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42137,14 +43976,19 @@ impl PMSELR_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSEVFR_EL1`: Sampling Event Filter Register: samples are kept only if these events occurred
 ///
 /// `MRS`/`MSR` `S3_0_C9_C9_5`, read/write, layout [`Pmsevfr`](crate::Pmsevfr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSEVFR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSEVFR_EL1;
+#[cfg(feature = "spe")]
 impl PMSEVFR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42225,14 +44069,19 @@ impl PMSEVFR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSFCR_EL1`: Sampling Filter Control Register: filters on operation type, events and latency
 ///
 /// `MRS`/`MSR` `S3_0_C9_C9_4`, read/write, layout [`Pmsfcr`](crate::Pmsfcr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSFCR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSFCR_EL1;
+#[cfg(feature = "spe")]
 impl PMSFCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42313,14 +44162,19 @@ impl PMSFCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSICR_EL1`: Sampling Interval Counter Register
 ///
 /// `MRS`/`MSR` `S3_0_C9_C9_2`, read/write, layout [`Pmsicr`](crate::Pmsicr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSICR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSICR_EL1;
+#[cfg(feature = "spe")]
 impl PMSICR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42401,14 +44255,19 @@ impl PMSICR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSIDR_EL1`: Sampling Profiling ID Register: implemented SPE features and sizes
 ///
 /// `MRS`/`MSR` `S3_0_C9_C9_7`, read-only, layout [`Pmsidr`](crate::Pmsidr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSIDR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSIDR_EL1;
+#[cfg(feature = "spe")]
 impl PMSIDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42448,14 +44307,19 @@ impl PMSIDR_EL1 {
         armreg_rt::Value::<crate::Pmsidr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSIRR_EL1`: Sampling Interval Reload Register: sampling interval and random perturbation
 ///
 /// `MRS`/`MSR` `S3_0_C9_C9_3`, read/write, layout [`Pmsirr`](crate::Pmsirr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSIRR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSIRR_EL1;
+#[cfg(feature = "spe")]
 impl PMSIRR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42536,14 +44400,19 @@ impl PMSIRR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe")]
 /// `PMSLATFR_EL1`: Sampling Latency Filter Register: minimum latency of a kept sample
 ///
 /// `MRS`/`MSR` `S3_0_C9_C9_6`, read/write, layout [`Pmslatfr`](crate::Pmslatfr).
 ///
+/// Implemented when `FEAT_SPE`.
+///
 /// Source: Arm ARM DDI0487, PMSLATFR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe` (in `all`, the default).
 pub struct PMSLATFR_EL1;
+#[cfg(feature = "spe")]
 impl PMSLATFR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42624,14 +44493,19 @@ impl PMSLATFR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spe_fne")]
 /// `PMSNEVFR_EL1`: Sampling Inverted Event Filter Register: samples are kept only if these events did not occur
 ///
 /// `MRS`/`MSR` `S3_0_C9_C9_1`, read/write, layout [`Pmsnevfr`](crate::Pmsnevfr).
 ///
+/// Implemented when `FEAT_SPE_FnE`.
+///
 /// Source: Arm ARM DDI0487, PMSNEVFR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spe_fne` (in `all`, the default).
 pub struct PMSNEVFR_EL1;
+#[cfg(feature = "spe_fne")]
 impl PMSNEVFR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42712,14 +44586,19 @@ impl PMSNEVFR_EL1 {
         Self::write(value);
     }
 }
-/// `PMSSCR_EL1`: Present when FEAT_PMUv3_SS.
+#[cfg(feature = "pmuv3_ss")]
+/// `PMSSCR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C9_C13_3`, read/write, layout [`PmsscrEl1`](crate::PmsscrEl1).
+///
+/// Implemented when `FEAT_PMUv3_SS`.
 ///
 /// Source: Arm ARM DDI0487, PMSSCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3_ss` (in `all`, the default).
 pub struct PMSSCR_EL1;
+#[cfg(feature = "pmuv3_ss")]
 impl PMSSCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42800,14 +44679,19 @@ impl PMSSCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMSWINC_EL0`: Software Increment (write-only)
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_4`, write-only, layout [`Pmswinc`](crate::Pmswinc).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMSWINC_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMSWINC_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMSWINC_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42845,14 +44729,19 @@ impl PMSWINC_EL0 {
         Self::write_raw(u64::from(value.bits()));
     }
 }
-/// `PMUACR_EL1`: Present when FEAT_PMUv3p9.
+#[cfg(feature = "pmuv3p9")]
+/// `PMUACR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C9_C14_4`, read/write, layout [`PmuacrEl1`](crate::PmuacrEl1).
+///
+/// Implemented when `FEAT_PMUv3p9`.
 ///
 /// Source: Arm ARM DDI0487, PMUACR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3p9` (in `all`, the default).
 pub struct PMUACR_EL1;
+#[cfg(feature = "pmuv3p9")]
 impl PMUACR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -42933,14 +44822,19 @@ impl PMUACR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMUSERENR_EL0`: User Enable Register
 ///
 /// `MRS`/`MSR` `S3_3_C9_C14_0`, read/write, layout [`Pmuserenr`](crate::Pmuserenr).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMUSERENR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMUSERENR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMUSERENR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43021,14 +44915,19 @@ impl PMUSERENR_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMXEVCNTR_EL0`: Selected Event Count Register: bits \[31:0\] of PMEVCNTR&lt;n&gt;_EL0 for n = PMSELR_EL0.SEL. System register only
 ///
 /// `MRS`/`MSR` `S3_3_C9_C13_2`, read/write, layout [`Pmevcntr32`](crate::Pmevcntr32).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMXEVCNTR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMXEVCNTR_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMXEVCNTR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43109,16 +45008,21 @@ impl PMXEVCNTR_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMXEVCNTR_EL0_BASE`: PMXEVCNTR_EL0 when the features the register's other layouts need are not implemented: Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_3_C9_C13_2`, read/write, layout [`PmxevcntrEl0Base`](crate::PmxevcntrEl0Base).
+///
+/// Implemented when `FEAT_PMUv3`.
 ///
 /// A view of [`PMXEVCNTR_EL0`]: the same encoding, with the layout that applies when the features the register's other layouts need are not implemented.
 ///
 /// Source: Arm ARM DDI0487, PMXEVCNTR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMXEVCNTR_EL0_BASE;
+#[cfg(feature = "pmuv3")]
 impl PMXEVCNTR_EL0_BASE {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43199,14 +45103,19 @@ impl PMXEVCNTR_EL0_BASE {
         Self::write(value);
     }
 }
+#[cfg(feature = "pmuv3")]
 /// `PMXEVTYPER_EL0`: Selected Event Type Register: PMEVTYPER&lt;n&gt;_EL0 for n = PMSELR_EL0.SEL (PMCCFILTR_EL0 when SEL = 31). System register only
 ///
 /// `MRS`/`MSR` `S3_3_C9_C13_1`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
+/// Implemented when `FEAT_PMUv3`.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMXEVTYPER_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3` (in `all`, the default).
 pub struct PMXEVTYPER_EL0;
+#[cfg(feature = "pmuv3")]
 impl PMXEVTYPER_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43287,14 +45196,19 @@ impl PMXEVTYPER_EL0 {
         Self::write(value);
     }
 }
-/// `PMZR_EL0`: Present when FEAT_PMUv3p9.
+#[cfg(feature = "pmuv3p9")]
+/// `PMZR_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C9_C13_4`, write-only, layout [`PmzrEl0`](crate::PmzrEl0).
+///
+/// Implemented when `FEAT_PMUv3p9`.
 ///
 /// Source: Arm ARM DDI0487, PMZR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `pmuv3p9` (in `all`, the default).
 pub struct PMZR_EL0;
+#[cfg(feature = "pmuv3p9")]
 impl PMZR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43332,14 +45246,19 @@ impl PMZR_EL0 {
         Self::write_raw(value.bits());
     }
 }
+#[cfg(feature = "s1poe")]
 /// `POR_EL0`: Permission Overlay Register 0: stage 1 permission overlays for EL0 accesses
 ///
 /// `MRS`/`MSR` `S3_3_C10_C2_4`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S1POE`.
+///
 /// Source: Arm ARM DDI0487, POR_EL0; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1poe` (in `all`, the default).
 pub struct POR_EL0;
+#[cfg(feature = "s1poe")]
 impl POR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43416,14 +45335,19 @@ impl POR_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "s1poe")]
 /// `POR_EL1`: Permission Overlay Register 1: stage 1 permission overlays for EL1 accesses
 ///
 /// `MRS`/`MSR` `S3_0_C10_C2_4`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S1POE`.
+///
 /// Source: Arm ARM DDI0487, POR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1poe` (in `all`, the default).
 pub struct POR_EL1;
+#[cfg(feature = "s1poe")]
 impl POR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43500,14 +45424,19 @@ impl POR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "s1poe")]
 /// `POR_EL12`: POR_EL1 accessed from EL2 when HCR_EL2.E2H is 1
 ///
 /// `MRS`/`MSR` `S3_5_C10_C2_4`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S1POE`.
+///
 /// Source: Arm ARM DDI0487, POR_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1poe` (in `all`, the default).
 pub struct POR_EL12;
+#[cfg(feature = "s1poe")]
 impl POR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43584,14 +45513,19 @@ impl POR_EL12 {
         Self::write(value);
     }
 }
-/// `POR_EL2`: Present when FEAT_S1POE.
+#[cfg(feature = "s1poe")]
+/// `POR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C2_4`, read/write, layout [`PorEl2`](crate::PorEl2).
+///
+/// Implemented when `FEAT_S1POE`.
 ///
 /// Source: Arm ARM DDI0487, POR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1poe` (in `all`, the default).
 pub struct POR_EL2;
+#[cfg(feature = "s1poe")]
 impl POR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43672,14 +45606,19 @@ impl POR_EL2 {
         Self::write(value);
     }
 }
-/// `POR_EL3`: Present when FEAT_S1POE.
+#[cfg(feature = "s1poe")]
+/// `POR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C10_C2_4`, read/write, layout [`PorEl3`](crate::PorEl3).
+///
+/// Implemented when `FEAT_S1POE`.
 ///
 /// Source: Arm ARM DDI0487, POR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s1poe` (in `all`, the default).
 pub struct POR_EL3;
+#[cfg(feature = "s1poe")]
 impl POR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43760,14 +45699,19 @@ impl POR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "the")]
 /// `RCWMASK_EL1`: Read-Check-Write Mask Register for 128-bit RCW instructions
 ///
 /// `MRS`/`MSR` `S3_0_C13_C0_6`, read/write, layout [`Rcwmask`](crate::Rcwmask).
 ///
+/// Implemented when `FEAT_THE`.
+///
 /// Source: Arm ARM DDI0487, RCWMASK_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `the` (in `all`, the default).
 pub struct RCWMASK_EL1;
+#[cfg(feature = "the")]
 impl RCWMASK_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43848,14 +45792,19 @@ impl RCWMASK_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "the")]
 /// `RCWSMASK_EL1`: Software Read-Check-Write Mask Register for 128-bit RCWS instructions
 ///
 /// `MRS`/`MSR` `S3_0_C13_C0_3`, read/write, layout [`Rcwsmask`](crate::Rcwsmask).
 ///
+/// Implemented when `FEAT_THE`.
+///
 /// Source: Arm ARM DDI0487, RCWSMASK_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `the` (in `all`, the default).
 pub struct RCWSMASK_EL1;
+#[cfg(feature = "the")]
 impl RCWSMASK_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -43983,14 +45932,19 @@ impl REVIDR_EL1 {
         armreg_rt::Value::<crate::Revidr>::from_bits_retain(raw)
     }
 }
-/// `RGSR_EL1`: Present when FEAT_MTE2. Arm's data gives 2 layouts; this is unconditional.
+#[cfg(feature = "mte2")]
+/// `RGSR_EL1`: Arm's data gives 2 layouts; this is unconditional.
 ///
 /// `MRS`/`MSR` `S3_0_C1_C0_5`, read/write, layout [`RgsrEl1`](crate::RgsrEl1).
+///
+/// Implemented when `FEAT_MTE2`.
 ///
 /// Source: Arm ARM DDI0487, RGSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct RGSR_EL1;
+#[cfg(feature = "mte2")]
 impl RGSR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -44071,16 +46025,21 @@ impl RGSR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "mte2")]
 /// `RGSR_EL1_RRND0`: RGSR_EL1 when (GCR_EL1.RRND == '0'): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_0_C1_C0_5`, read/write, layout [`RgsrEl1Rrnd0`](crate::RgsrEl1Rrnd0).
+///
+/// Implemented when `FEAT_MTE2`.
 ///
 /// A view of [`RGSR_EL1`]: the same encoding, with the layout that applies when (GCR_EL1.RRND == '0').
 ///
 /// Source: Arm ARM DDI0487, RGSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct RGSR_EL1_RRND0;
+#[cfg(feature = "mte2")]
 impl RGSR_EL1_RRND0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -44161,9 +46120,11 @@ impl RGSR_EL1_RRND0 {
         Self::write(value);
     }
 }
-/// `RMR_EL1`: Present when IsHighestEL(EL1).
+/// `RMR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C12_C0_2`, read/write, layout [`RmrEl1`](crate::RmrEl1).
+///
+/// Implemented when `IsHighestEL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, RMR_EL1
 #[allow(non_camel_case_types)]
@@ -44249,9 +46210,11 @@ impl RMR_EL1 {
         Self::write(value);
     }
 }
-/// `RMR_EL2`: Present when IsHighestEL(EL2).
+/// `RMR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C12_C0_2`, read/write, layout [`RmrEl2`](crate::RmrEl2).
+///
+/// Implemented when `IsHighestEL(EL2)`.
 ///
 /// Source: Arm ARM DDI0487, RMR_EL2
 #[allow(non_camel_case_types)]
@@ -44337,9 +46300,11 @@ impl RMR_EL2 {
         Self::write(value);
     }
 }
-/// `RMR_EL3`: Present when HaveEL(EL3).
+/// `RMR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C12_C0_2`, read/write, layout [`RmrEl3`](crate::RmrEl3).
+///
+/// Implemented when `HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, RMR_EL3
 #[allow(non_camel_case_types)]
@@ -44425,14 +46390,19 @@ impl RMR_EL3 {
         Self::write(value);
     }
 }
-/// `RNDR`: Present when FEAT_RNG || FEAT_RNG_TRAP.
+#[cfg(feature = "rng")]
+/// `RNDR`:
 ///
 /// `MRS`/`MSR` `S3_3_C2_C4_0`, read-only, layout [`Rndr`](crate::Rndr).
+///
+/// Implemented when `FEAT_RNG || FEAT_RNG_TRAP`.
 ///
 /// Source: Arm ARM DDI0487, RNDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rng` (in `all`, the default).
 pub struct RNDR;
+#[cfg(feature = "rng")]
 impl RNDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -44472,14 +46442,19 @@ impl RNDR {
         armreg_rt::Value::<crate::Rndr>::from_bits_retain(raw)
     }
 }
-/// `RNDRRS`: Present when FEAT_RNG || FEAT_RNG_TRAP.
+#[cfg(feature = "rng")]
+/// `RNDRRS`:
 ///
 /// `MRS`/`MSR` `S3_3_C2_C4_1`, read-only, layout [`Rndrrs`](crate::Rndrrs).
+///
+/// Implemented when `FEAT_RNG || FEAT_RNG_TRAP`.
 ///
 /// Source: Arm ARM DDI0487, RNDRRS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rng` (in `all`, the default).
 pub struct RNDRRS;
+#[cfg(feature = "rng")]
 impl RNDRRS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -44522,6 +46497,8 @@ impl RNDRRS {
 /// `RVBAR_EL1`: Reset Vector Base Address Register (EL1 is the highest Exception level)
 ///
 /// `MRS`/`MSR` `S3_0_C12_C0_1`, read-only, layout [`Rvbar`](crate::Rvbar).
+///
+/// Implemented when `IsHighestEL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, RVBAR_EL1
 #[allow(non_camel_case_types)]
@@ -44570,6 +46547,8 @@ impl RVBAR_EL1 {
 ///
 /// `MRS`/`MSR` `S3_4_C12_C0_1`, read-only, layout [`Rvbar`](crate::Rvbar).
 ///
+/// Implemented when `IsHighestEL(EL2)`.
+///
 /// Source: Arm ARM DDI0487, RVBAR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44617,6 +46596,8 @@ impl RVBAR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C12_C0_1`, read-only, layout [`Rvbar`](crate::Rvbar).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, RVBAR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44660,14 +46641,19 @@ impl RVBAR_EL3 {
         armreg_rt::Value::<crate::Rvbar>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "s2pie")]
 /// `S2PIR_EL2`: Stage 2 Permission Indirection Register
 ///
 /// `MRS`/`MSR` `S3_4_C10_C2_5`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S2PIE`.
+///
 /// Source: Arm ARM DDI0487, S2PIR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s2pie` (in `all`, the default).
 pub struct S2PIR_EL2;
+#[cfg(feature = "s2pie")]
 impl S2PIR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -44744,14 +46730,19 @@ impl S2PIR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "s2poe")]
 /// `S2POR_EL1`: Stage 2 Permission Overlay Register 1
 ///
 /// `MRS`/`MSR` `S3_0_C10_C2_5`, read/write, layout [`Pirx`](crate::Pirx).
 ///
+/// Implemented when `FEAT_S2POE`.
+///
 /// Source: Arm ARM DDI0487, S2POR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `s2poe` (in `all`, the default).
 pub struct S2POR_EL1;
+#[cfg(feature = "s2poe")]
 impl S2POR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -44831,6 +46822,8 @@ impl S2POR_EL1 {
 /// `SCR_EL3`: Secure Configuration Register: Security state, routing and traps to EL3
 ///
 /// `MRS`/`MSR` `S3_6_C1_C1_0`, read/write, layout [`Scr`](crate::Scr).
+///
+/// Implemented when `HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, SCR_EL3
 #[allow(non_camel_case_types)]
@@ -44912,14 +46905,19 @@ impl SCR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sctlr2")]
 /// `SCTLR2ALIAS_EL1`: Another encoding of SCTLR2_EL1: SCTLR2ALIAS_EL1 reaches it from a higher exception level (Arm ARM DDI0487, SCTLR2_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_7`, read/write, layout [`Sctlr2El1`](crate::Sctlr2El1).
 ///
+/// Implemented when `FEAT_SCTLR2`.
+///
 /// Source: Arm ARM DDI0487, SCTLR2_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sctlr2` (in `all`, the default).
 pub struct SCTLR2ALIAS_EL1;
+#[cfg(feature = "sctlr2")]
 impl SCTLR2ALIAS_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45000,14 +46998,19 @@ impl SCTLR2ALIAS_EL1 {
         Self::write(value);
     }
 }
-/// `SCTLR2MASK_EL1`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `SCTLR2MASK_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_3`, read/write, layout [`Sctlr2maskEl1`](crate::Sctlr2maskEl1).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, SCTLR2MASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct SCTLR2MASK_EL1;
+#[cfg(feature = "srmask")]
 impl SCTLR2MASK_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45088,14 +47091,19 @@ impl SCTLR2MASK_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `SCTLR2MASK_EL12`: Another encoding of SCTLR2MASK_EL1: SCTLR2MASK_EL12 reaches it from a higher exception level (Arm ARM DDI0487, SCTLR2MASK_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C1_C4_3`, read/write, layout [`Sctlr2maskEl1`](crate::Sctlr2maskEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, SCTLR2MASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct SCTLR2MASK_EL12;
+#[cfg(feature = "srmask")]
 impl SCTLR2MASK_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45176,14 +47184,19 @@ impl SCTLR2MASK_EL12 {
         Self::write(value);
     }
 }
-/// `SCTLR2MASK_EL2`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `SCTLR2MASK_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C1_C4_3`, read/write, layout [`Sctlr2maskEl2`](crate::Sctlr2maskEl2).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, SCTLR2MASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct SCTLR2MASK_EL2;
+#[cfg(feature = "srmask")]
 impl SCTLR2MASK_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45264,14 +47277,19 @@ impl SCTLR2MASK_EL2 {
         Self::write(value);
     }
 }
-/// `SCTLR2_EL1`: Present when FEAT_SCTLR2.
+#[cfg(feature = "sctlr2")]
+/// `SCTLR2_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C1_C0_3`, read/write, layout [`Sctlr2El1`](crate::Sctlr2El1).
+///
+/// Implemented when `FEAT_SCTLR2`.
 ///
 /// Source: Arm ARM DDI0487, SCTLR2_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sctlr2` (in `all`, the default).
 pub struct SCTLR2_EL1;
+#[cfg(feature = "sctlr2")]
 impl SCTLR2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45352,14 +47370,19 @@ impl SCTLR2_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sctlr2")]
 /// `SCTLR2_EL12`: Another encoding of SCTLR2_EL1: SCTLR2_EL12 reaches it from a higher exception level (Arm ARM DDI0487, SCTLR2_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C1_C0_3`, read/write, layout [`Sctlr2El1`](crate::Sctlr2El1).
 ///
+/// Implemented when `FEAT_SCTLR2`.
+///
 /// Source: Arm ARM DDI0487, SCTLR2_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sctlr2` (in `all`, the default).
 pub struct SCTLR2_EL12;
+#[cfg(feature = "sctlr2")]
 impl SCTLR2_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45440,14 +47463,19 @@ impl SCTLR2_EL12 {
         Self::write(value);
     }
 }
-/// `SCTLR2_EL2`: Present when FEAT_SCTLR2.
+#[cfg(feature = "sctlr2")]
+/// `SCTLR2_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C1_C0_3`, read/write, layout [`Sctlr2El2`](crate::Sctlr2El2).
+///
+/// Implemented when `FEAT_SCTLR2`.
 ///
 /// Source: Arm ARM DDI0487, SCTLR2_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sctlr2` (in `all`, the default).
 pub struct SCTLR2_EL2;
+#[cfg(feature = "sctlr2")]
 impl SCTLR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45528,14 +47556,19 @@ impl SCTLR2_EL2 {
         Self::write(value);
     }
 }
-/// `SCTLR2_EL3`: Present when FEAT_SCTLR2.
+#[cfg(feature = "sctlr2")]
+/// `SCTLR2_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C1_C0_3`, read/write, layout [`Sctlr2El3`](crate::Sctlr2El3).
+///
+/// Implemented when `FEAT_SCTLR2`.
 ///
 /// Source: Arm ARM DDI0487, SCTLR2_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sctlr2` (in `all`, the default).
 pub struct SCTLR2_EL3;
+#[cfg(feature = "sctlr2")]
 impl SCTLR2_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45704,14 +47737,19 @@ impl SCTLRALIAS_EL1 {
         Self::write(value);
     }
 }
-/// `SCTLRMASK_EL1`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `SCTLRMASK_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_0`, read/write, layout [`SctlrmaskEl1`](crate::SctlrmaskEl1).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, SCTLRMASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct SCTLRMASK_EL1;
+#[cfg(feature = "srmask")]
 impl SCTLRMASK_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45792,14 +47830,19 @@ impl SCTLRMASK_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `SCTLRMASK_EL12`: Another encoding of SCTLRMASK_EL1: SCTLRMASK_EL12 reaches it from a higher exception level (Arm ARM DDI0487, SCTLRMASK_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C1_C4_0`, read/write, layout [`SctlrmaskEl1`](crate::SctlrmaskEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, SCTLRMASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct SCTLRMASK_EL12;
+#[cfg(feature = "srmask")]
 impl SCTLRMASK_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -45880,14 +47923,19 @@ impl SCTLRMASK_EL12 {
         Self::write(value);
     }
 }
-/// `SCTLRMASK_EL2`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `SCTLRMASK_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C1_C4_0`, read/write, layout [`SctlrmaskEl2`](crate::SctlrmaskEl2).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, SCTLRMASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct SCTLRMASK_EL2;
+#[cfg(feature = "srmask")]
 impl SCTLRMASK_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -46228,6 +48276,8 @@ impl SCTLR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C1_C0_0`, read/write, layout [`SctlrEl3`](crate::SctlrEl3).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, SCTLR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46312,14 +48362,19 @@ impl SCTLR_EL3 {
         Self::write(value);
     }
 }
-/// `SCXTNUM_EL0`: Present when FEAT_CSV2_2 || FEAT_CSV2_1p2.
+#[cfg(feature = "csv2_2")]
+/// `SCXTNUM_EL0`:
 ///
 /// `MRS`/`MSR` `S3_3_C13_C0_7`, read/write, layout [`ScxtnumEl0`](crate::ScxtnumEl0).
+///
+/// Implemented when `FEAT_CSV2_2 || FEAT_CSV2_1p2`.
 ///
 /// Source: Arm ARM DDI0487, SCXTNUM_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `csv2_2` (in `all`, the default).
 pub struct SCXTNUM_EL0;
+#[cfg(feature = "csv2_2")]
 impl SCXTNUM_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -46400,14 +48455,19 @@ impl SCXTNUM_EL0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "csv2_2")]
 /// `SCXTNUM_EL1`: EL1 Read/Write Software Context Number, for speculation-restriction context
 ///
 /// `MRS`/`MSR` `S3_0_C13_C0_7`, read/write, layout [`Scxtnum`](crate::Scxtnum).
 ///
+/// Implemented when `FEAT_CSV2_2 || FEAT_CSV2_1p2`.
+///
 /// Source: Arm ARM DDI0487, SCXTNUM_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `csv2_2` (in `all`, the default).
 pub struct SCXTNUM_EL1;
+#[cfg(feature = "csv2_2")]
 impl SCXTNUM_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -46488,14 +48548,19 @@ impl SCXTNUM_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "csv2_2")]
 /// `SCXTNUM_EL12`: Another encoding of SCXTNUM_EL1: SCXTNUM_EL12 reaches it from a higher exception level (Arm ARM DDI0487, SCXTNUM_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C13_C0_7`, read/write, layout [`ScxtnumEl1`](crate::ScxtnumEl1).
 ///
+/// Implemented when `FEAT_CSV2_2 || FEAT_CSV2_1p2`.
+///
 /// Source: Arm ARM DDI0487, SCXTNUM_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `csv2_2` (in `all`, the default).
 pub struct SCXTNUM_EL12;
+#[cfg(feature = "csv2_2")]
 impl SCXTNUM_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -46576,14 +48641,19 @@ impl SCXTNUM_EL12 {
         Self::write(value);
     }
 }
-/// `SCXTNUM_EL2`: Present when FEAT_CSV2_2 || FEAT_CSV2_1p2.
+#[cfg(feature = "csv2_2")]
+/// `SCXTNUM_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C13_C0_7`, read/write, layout [`ScxtnumEl2`](crate::ScxtnumEl2).
+///
+/// Implemented when `FEAT_CSV2_2 || FEAT_CSV2_1p2`.
 ///
 /// Source: Arm ARM DDI0487, SCXTNUM_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `csv2_2` (in `all`, the default).
 pub struct SCXTNUM_EL2;
+#[cfg(feature = "csv2_2")]
 impl SCXTNUM_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -46664,14 +48734,19 @@ impl SCXTNUM_EL2 {
         Self::write(value);
     }
 }
-/// `SCXTNUM_EL3`: Present when HaveEL(EL3) && (FEAT_CSV2_2 || FEAT_CSV2_1p2).
+#[cfg(feature = "csv2_2")]
+/// `SCXTNUM_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C13_C0_7`, read/write, layout [`ScxtnumEl3`](crate::ScxtnumEl3).
+///
+/// Implemented when `HaveEL(EL3) && (FEAT_CSV2_2 || FEAT_CSV2_1p2)`.
 ///
 /// Source: Arm ARM DDI0487, SCXTNUM_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `csv2_2` (in `all`, the default).
 pub struct SCXTNUM_EL3;
+#[cfg(feature = "csv2_2")]
 impl SCXTNUM_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -46752,14 +48827,19 @@ impl SCXTNUM_EL3 {
         Self::write(value);
     }
 }
-/// `SDER32_EL2`: Present when HaveEL(EL2) && FEAT_SEL2 && HaveAArch32EL(EL1).
+#[cfg(feature = "sel2")]
+/// `SDER32_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C1_C3_1`, read/write, layout [`Sder32El2`](crate::Sder32El2).
+///
+/// Implemented when `HaveEL(EL2) && FEAT_SEL2 && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, SDER32_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct SDER32_EL2;
+#[cfg(feature = "sel2")]
 impl SDER32_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -46840,9 +48920,11 @@ impl SDER32_EL2 {
         Self::write(value);
     }
 }
-/// `SDER32_EL3`: Present when HaveEL(EL3) && HaveAArch32EL(EL1).
+/// `SDER32_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C1_C1_1`, read/write, layout [`Sder32El3`](crate::Sder32El3).
+///
+/// Implemented when `HaveEL(EL3) && HaveAArch32EL(EL1)`.
 ///
 /// Source: Arm ARM DDI0487, SDER32_EL3
 #[allow(non_camel_case_types)]
@@ -46928,14 +49010,19 @@ impl SDER32_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sme")]
 /// `SMCR_EL1`: SME Control Register (EL1): streaming vector length, FA64 and ZT0 at EL1 and EL0
 ///
 /// `MRS`/`MSR` `S3_0_C1_C2_6`, read/write, layout [`Smcr`](crate::Smcr).
 ///
+/// Implemented when `FEAT_SME`.
+///
 /// Source: Arm ARM DDI0487, SMCR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct SMCR_EL1;
+#[cfg(feature = "sme")]
 impl SMCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47012,14 +49099,19 @@ impl SMCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sme")]
 /// `SMCR_EL12`: SMCR_EL1 accessed from EL2 when HCR_EL2.E2H is 1
 ///
 /// `MRS`/`MSR` `S3_5_C1_C2_6`, read/write, layout [`Smcr`](crate::Smcr).
 ///
+/// Implemented when `FEAT_SME`.
+///
 /// Source: Arm ARM DDI0487, SMCR_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct SMCR_EL12;
+#[cfg(feature = "sme")]
 impl SMCR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47096,14 +49188,19 @@ impl SMCR_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sme")]
 /// `SMCR_EL2`: SME Control Register (EL2): streaming vector length, FA64 and ZT0 at EL2 and below
 ///
 /// `MRS`/`MSR` `S3_4_C1_C2_6`, read/write, layout [`Smcr`](crate::Smcr).
 ///
+/// Implemented when `FEAT_SME`.
+///
 /// Source: Arm ARM DDI0487, SMCR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct SMCR_EL2;
+#[cfg(feature = "sme")]
 impl SMCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47180,14 +49277,19 @@ impl SMCR_EL2 {
         Self::write(value);
     }
 }
-/// `SMCR_EL3`: Present when FEAT_SME && HaveEL(EL3).
+#[cfg(feature = "sme")]
+/// `SMCR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C1_C2_6`, read/write, layout [`SmcrEl3`](crate::SmcrEl3).
+///
+/// Implemented when `FEAT_SME && HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, SMCR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct SMCR_EL3;
+#[cfg(feature = "sme")]
 impl SMCR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47268,14 +49370,19 @@ impl SMCR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sme")]
 /// `SMIDR_EL1`: SME Identification Register: implementer, revision and priority support of the SME unit
 ///
 /// `MRS`/`MSR` `S3_1_C0_C0_6`, read-only, layout [`Smidr`](crate::Smidr).
 ///
+/// Implemented when `FEAT_SME`.
+///
 /// Source: Arm ARM DDI0487, SMIDR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct SMIDR_EL1;
+#[cfg(feature = "sme")]
 impl SMIDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47315,14 +49422,19 @@ impl SMIDR_EL1 {
         armreg_rt::Value::<crate::Smidr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "sme")]
 /// `SMPRIMAP_EL2`: Streaming Mode Priority Mapping Register: maps EL1/EL0 priorities to physical priorities
 ///
 /// `MRS`/`MSR` `S3_4_C1_C2_5`, read/write, layout [`Smprimap`](crate::Smprimap).
 ///
+/// Implemented when `FEAT_SME`.
+///
 /// Source: Arm ARM DDI0487, SMPRIMAP_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct SMPRIMAP_EL2;
+#[cfg(feature = "sme")]
 impl SMPRIMAP_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47403,14 +49515,19 @@ impl SMPRIMAP_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sme")]
 /// `SMPRI_EL1`: Streaming Mode Priority Register: priority of this PE's streaming SVE execution
 ///
 /// `MRS`/`MSR` `S3_0_C1_C2_4`, read/write, layout [`Smpri`](crate::Smpri).
 ///
+/// Implemented when `FEAT_SME`.
+///
 /// Source: Arm ARM DDI0487, SMPRI_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct SMPRI_EL1;
+#[cfg(feature = "sme")]
 impl SMPRI_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47487,14 +49604,19 @@ impl SMPRI_EL1 {
         Self::write(value);
     }
 }
-/// `SPMACCESSR_EL1`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMACCESSR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C9_C13_3`, read/write, layout [`SpmaccessrEl1`](crate::SpmaccessrEl1).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMACCESSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMACCESSR_EL1;
+#[cfg(feature = "spmu")]
 impl SPMACCESSR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47575,14 +49697,19 @@ impl SPMACCESSR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "spmu")]
 /// `SPMACCESSR_EL12`: Another encoding of SPMACCESSR_EL1: SPMACCESSR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, SPMACCESSR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S2_5_C9_C13_3`, read/write, layout [`SpmaccessrEl1`](crate::SpmaccessrEl1).
 ///
+/// Implemented when `FEAT_SPMU`.
+///
 /// Source: Arm ARM DDI0487, SPMACCESSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMACCESSR_EL12;
+#[cfg(feature = "spmu")]
 impl SPMACCESSR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47663,14 +49790,19 @@ impl SPMACCESSR_EL12 {
         Self::write(value);
     }
 }
-/// `SPMACCESSR_EL2`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMACCESSR_EL2`:
 ///
 /// `MRS`/`MSR` `S2_4_C9_C13_3`, read/write, layout [`SpmaccessrEl2`](crate::SpmaccessrEl2).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMACCESSR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMACCESSR_EL2;
+#[cfg(feature = "spmu")]
 impl SPMACCESSR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47751,14 +49883,19 @@ impl SPMACCESSR_EL2 {
         Self::write(value);
     }
 }
-/// `SPMACCESSR_EL3`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMACCESSR_EL3`:
 ///
 /// `MRS`/`MSR` `S2_6_C9_C13_3`, read/write, layout [`SpmaccessrEl3`](crate::SpmaccessrEl3).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMACCESSR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMACCESSR_EL3;
+#[cfg(feature = "spmu")]
 impl SPMACCESSR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47839,14 +49976,19 @@ impl SPMACCESSR_EL3 {
         Self::write(value);
     }
 }
-/// `SPMCFGR_EL1`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMCFGR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C9_C13_7`, read-only, layout [`SpmcfgrEl1`](crate::SpmcfgrEl1).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMCFGR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMCFGR_EL1;
+#[cfg(feature = "spmu")]
 impl SPMCFGR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -47886,16 +50028,21 @@ impl SPMCFGR_EL1 {
         armreg_rt::Value::<crate::SpmcfgrEl1>::from_bits_retain(raw)
     }
 }
-/// `SPMCGCR<n>_EL1`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMCGCR<n>_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C9_C13_0`, read-only, layout [`SpmcgcrEl1`](crate::SpmcgcrEl1).
 ///
 /// An array of 2 registers: `SPMCGCR_EL1.at::<N>()` is element N, checked when the program is compiled (one instruction); `SPMCGCR_EL1.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_SPMU`.
+///
 /// Source: Arm ARM DDI0487, SPMCGCR&lt;n&gt;_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMCGCR_EL1;
+#[cfg(feature = "spmu")]
 impl SPMCGCR_EL1 {
     /// The number of registers in the array.
     pub const COUNT: usize = 2;
@@ -47928,12 +50075,14 @@ impl SPMCGCR_EL1 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::SysRegArray for SPMCGCR_EL1 {
     type Layout = crate::SpmcgcrEl1;
     type Access = armreg_rt::access::Ro;
     const COUNT: usize = 2;
     const NAME: &'static str = "SPMCGCR<n>_EL1";
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::ReadElement for SPMCGCR_EL1 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -47967,14 +50116,19 @@ impl armreg_rt::array::ReadElement for SPMCGCR_EL1 {
         }
     }
 }
-/// `SPMCNTENCLR_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMCNTENCLR_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C9_C12_2`, read/write, layout [`SpmcntenclrEl0`](crate::SpmcntenclrEl0).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMCNTENCLR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMCNTENCLR_EL0;
+#[cfg(feature = "spmu")]
 impl SPMCNTENCLR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -48055,14 +50209,19 @@ impl SPMCNTENCLR_EL0 {
         Self::write(value);
     }
 }
-/// `SPMCNTENSET_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMCNTENSET_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C9_C12_1`, read/write, layout [`SpmcntensetEl0`](crate::SpmcntensetEl0).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMCNTENSET_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMCNTENSET_EL0;
+#[cfg(feature = "spmu")]
 impl SPMCNTENSET_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -48143,14 +50302,19 @@ impl SPMCNTENSET_EL0 {
         Self::write(value);
     }
 }
-/// `SPMCR_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMCR_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C9_C12_0`, read/write, layout [`SpmcrEl0`](crate::SpmcrEl0).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMCR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMCR_EL0;
+#[cfg(feature = "spmu")]
 impl SPMCR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -48231,14 +50395,19 @@ impl SPMCR_EL0 {
         Self::write(value);
     }
 }
-/// `SPMDEVAFF_EL1`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMDEVAFF_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C9_C13_6`, read-only, layout [`SpmdevaffEl1`](crate::SpmdevaffEl1).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMDEVAFF_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMDEVAFF_EL1;
+#[cfg(feature = "spmu")]
 impl SPMDEVAFF_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -48278,14 +50447,19 @@ impl SPMDEVAFF_EL1 {
         armreg_rt::Value::<crate::SpmdevaffEl1>::from_bits_retain(raw)
     }
 }
-/// `SPMDEVARCH_EL1`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMDEVARCH_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C9_C13_5`, read-only, layout [`SpmdevarchEl1`](crate::SpmdevarchEl1).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMDEVARCH_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMDEVARCH_EL1;
+#[cfg(feature = "spmu")]
 impl SPMDEVARCH_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -48325,16 +50499,21 @@ impl SPMDEVARCH_EL1 {
         armreg_rt::Value::<crate::SpmdevarchEl1>::from_bits_retain(raw)
     }
 }
-/// `SPMEVCNTR<n>_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMEVCNTR<n>_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C14_C0_0`, read/write, layout [`SpmevcntrEl0`](crate::SpmevcntrEl0).
 ///
 /// An array of 16 registers: `SPMEVCNTR_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `SPMEVCNTR_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_SPMU`.
+///
 /// Source: Arm ARM DDI0487, SPMEVCNTR&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMEVCNTR_EL0;
+#[cfg(feature = "spmu")]
 impl SPMEVCNTR_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -48367,12 +50546,14 @@ impl SPMEVCNTR_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::SysRegArray for SPMEVCNTR_EL0 {
     type Layout = crate::SpmevcntrEl0;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "SPMEVCNTR<n>_EL0";
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::ReadElement for SPMEVCNTR_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -48419,6 +50600,7 @@ impl armreg_rt::array::ReadElement for SPMEVCNTR_EL0 {
         }
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::WriteElement for SPMEVCNTR_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -48463,16 +50645,21 @@ impl armreg_rt::array::WriteElement for SPMEVCNTR_EL0 {
         }
     }
 }
-/// `SPMEVFILT2R<n>_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMEVFILT2R<n>_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C14_C6_0`, read/write, layout [`Spmevfilt2rEl0`](crate::Spmevfilt2rEl0).
 ///
 /// An array of 16 registers: `SPMEVFILT2R_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `SPMEVFILT2R_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_SPMU`.
+///
 /// Source: Arm ARM DDI0487, SPMEVFILT2R&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMEVFILT2R_EL0;
+#[cfg(feature = "spmu")]
 impl SPMEVFILT2R_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -48505,12 +50692,14 @@ impl SPMEVFILT2R_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::SysRegArray for SPMEVFILT2R_EL0 {
     type Layout = crate::Spmevfilt2rEl0;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "SPMEVFILT2R<n>_EL0";
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::ReadElement for SPMEVFILT2R_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -48558,6 +50747,7 @@ impl armreg_rt::array::ReadElement for SPMEVFILT2R_EL0 {
         }
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::WriteElement for SPMEVFILT2R_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -48603,16 +50793,21 @@ impl armreg_rt::array::WriteElement for SPMEVFILT2R_EL0 {
         }
     }
 }
-/// `SPMEVFILTR<n>_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMEVFILTR<n>_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C14_C4_0`, read/write, layout [`SpmevfiltrEl0`](crate::SpmevfiltrEl0).
 ///
 /// An array of 16 registers: `SPMEVFILTR_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `SPMEVFILTR_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_SPMU`.
+///
 /// Source: Arm ARM DDI0487, SPMEVFILTR&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMEVFILTR_EL0;
+#[cfg(feature = "spmu")]
 impl SPMEVFILTR_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -48645,12 +50840,14 @@ impl SPMEVFILTR_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::SysRegArray for SPMEVFILTR_EL0 {
     type Layout = crate::SpmevfiltrEl0;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "SPMEVFILTR<n>_EL0";
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::ReadElement for SPMEVFILTR_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -48698,6 +50895,7 @@ impl armreg_rt::array::ReadElement for SPMEVFILTR_EL0 {
         }
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::WriteElement for SPMEVFILTR_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -48743,16 +50941,21 @@ impl armreg_rt::array::WriteElement for SPMEVFILTR_EL0 {
         }
     }
 }
-/// `SPMEVTYPER<n>_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMEVTYPER<n>_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C14_C2_0`, read/write, layout [`SpmevtyperEl0`](crate::SpmevtyperEl0).
 ///
 /// An array of 16 registers: `SPMEVTYPER_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `SPMEVTYPER_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
+/// Implemented when `FEAT_SPMU`.
+///
 /// Source: Arm ARM DDI0487, SPMEVTYPER&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMEVTYPER_EL0;
+#[cfg(feature = "spmu")]
 impl SPMEVTYPER_EL0 {
     /// The number of registers in the array.
     pub const COUNT: usize = 16;
@@ -48785,12 +50988,14 @@ impl SPMEVTYPER_EL0 {
         armreg_rt::array::Indexed::new(self, n)
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::SysRegArray for SPMEVTYPER_EL0 {
     type Layout = crate::SpmevtyperEl0;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "SPMEVTYPER<n>_EL0";
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::ReadElement for SPMEVTYPER_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -48838,6 +51043,7 @@ impl armreg_rt::array::ReadElement for SPMEVTYPER_EL0 {
         }
     }
 }
+#[cfg(feature = "spmu")]
 impl armreg_rt::array::WriteElement for SPMEVTYPER_EL0 {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
@@ -48883,14 +51089,19 @@ impl armreg_rt::array::WriteElement for SPMEVTYPER_EL0 {
         }
     }
 }
-/// `SPMIIDR_EL1`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMIIDR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C9_C13_4`, read-only, layout [`SpmiidrEl1`](crate::SpmiidrEl1).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMIIDR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMIIDR_EL1;
+#[cfg(feature = "spmu")]
 impl SPMIIDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -48930,14 +51141,19 @@ impl SPMIIDR_EL1 {
         armreg_rt::Value::<crate::SpmiidrEl1>::from_bits_retain(raw)
     }
 }
-/// `SPMINTENCLR_EL1`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMINTENCLR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C9_C14_2`, read/write, layout [`SpmintenclrEl1`](crate::SpmintenclrEl1).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMINTENCLR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMINTENCLR_EL1;
+#[cfg(feature = "spmu")]
 impl SPMINTENCLR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -49018,14 +51234,19 @@ impl SPMINTENCLR_EL1 {
         Self::write(value);
     }
 }
-/// `SPMINTENSET_EL1`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMINTENSET_EL1`:
 ///
 /// `MRS`/`MSR` `S2_0_C9_C14_1`, read/write, layout [`SpmintensetEl1`](crate::SpmintensetEl1).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMINTENSET_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMINTENSET_EL1;
+#[cfg(feature = "spmu")]
 impl SPMINTENSET_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -49106,14 +51327,19 @@ impl SPMINTENSET_EL1 {
         Self::write(value);
     }
 }
-/// `SPMOVSCLR_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMOVSCLR_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C9_C12_3`, read/write, layout [`SpmovsclrEl0`](crate::SpmovsclrEl0).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMOVSCLR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMOVSCLR_EL0;
+#[cfg(feature = "spmu")]
 impl SPMOVSCLR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -49194,14 +51420,19 @@ impl SPMOVSCLR_EL0 {
         Self::write(value);
     }
 }
-/// `SPMOVSSET_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMOVSSET_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C9_C14_3`, read/write, layout [`SpmovssetEl0`](crate::SpmovssetEl0).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMOVSSET_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMOVSSET_EL0;
+#[cfg(feature = "spmu")]
 impl SPMOVSSET_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -49282,14 +51513,19 @@ impl SPMOVSSET_EL0 {
         Self::write(value);
     }
 }
-/// `SPMROOTCR_EL3`: Present when FEAT_RME && FEAT_SPMU.
+#[cfg(feature = "rme")]
+/// `SPMROOTCR_EL3`:
 ///
 /// `MRS`/`MSR` `S2_6_C9_C14_7`, read/write, layout [`SpmrootcrEl3`](crate::SpmrootcrEl3).
+///
+/// Implemented when `FEAT_RME && FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMROOTCR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `rme` (in `all`, the default).
 pub struct SPMROOTCR_EL3;
+#[cfg(feature = "rme")]
 impl SPMROOTCR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -49370,14 +51606,19 @@ impl SPMROOTCR_EL3 {
         Self::write(value);
     }
 }
-/// `SPMSCR_EL1`: Present when HaveELUsingSecurityState(EL1, TRUE) && FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMSCR_EL1`:
 ///
 /// `MRS`/`MSR` `S2_7_C9_C14_7`, read/write, layout [`SpmscrEl1`](crate::SpmscrEl1).
+///
+/// Implemented when `HaveELUsingSecurityState(EL1, TRUE) && FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMSCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMSCR_EL1;
+#[cfg(feature = "spmu")]
 impl SPMSCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -49458,14 +51699,19 @@ impl SPMSCR_EL1 {
         Self::write(value);
     }
 }
-/// `SPMSELR_EL0`: Present when FEAT_SPMU.
+#[cfg(feature = "spmu")]
+/// `SPMSELR_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C9_C12_5`, read/write, layout [`SpmselrEl0`](crate::SpmselrEl0).
+///
+/// Implemented when `FEAT_SPMU`.
 ///
 /// Source: Arm ARM DDI0487, SPMSELR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu` (in `all`, the default).
 pub struct SPMSELR_EL0;
+#[cfg(feature = "spmu")]
 impl SPMSELR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -49546,14 +51792,19 @@ impl SPMSELR_EL0 {
         Self::write(value);
     }
 }
-/// `SPMZR_EL0`: Present when FEAT_SPMU2.
+#[cfg(feature = "spmu2")]
+/// `SPMZR_EL0`:
 ///
 /// `MRS`/`MSR` `S2_3_C9_C12_4`, write-only, layout [`SpmzrEl0`](crate::SpmzrEl0).
+///
+/// Implemented when `FEAT_SPMU2`.
 ///
 /// Source: Arm ARM DDI0487, SPMZR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `spmu2` (in `all`, the default).
 pub struct SPMZR_EL0;
+#[cfg(feature = "spmu2")]
 impl SPMZR_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -50031,6 +52282,8 @@ impl SPSR_EL2_VIEW {
 ///
 /// `MRS`/`MSR` `S3_6_C4_C0_0`, read/write, layout [`Spsr`](crate::Spsr).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, SPSR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50114,6 +52367,8 @@ impl SPSR_EL3 {
 /// `SPSR_EL3_VIEW`: SPSR_EL3 when Text("exception taken from AArch64 state"): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_6_C4_C0_0`, read/write, layout [`SpsrEl3View`](crate::SpsrEl3View).
+///
+/// Implemented when `HaveEL(EL3)`.
 ///
 /// A view of [`SPSR_EL3`]: the same encoding, with the layout that applies when Text("exception taken from AArch64 state").
 ///
@@ -50889,14 +53144,19 @@ impl SP_EL2 {
         Self::write(value);
     }
 }
-/// `SSBS`: Present when FEAT_SSBS2.
+#[cfg(feature = "ssbs2")]
+/// `SSBS`:
 ///
 /// `MRS`/`MSR` `S3_3_C4_C2_6`, read/write, layout [`Ssbs`](crate::Ssbs).
+///
+/// Implemented when `FEAT_SSBS2`.
 ///
 /// Source: Arm ARM DDI0487, SSBS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ssbs2` (in `all`, the default).
 pub struct SSBS;
+#[cfg(feature = "ssbs2")]
 impl SSBS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -50973,14 +53233,19 @@ impl SSBS {
         Self::write(value);
     }
 }
+#[cfg(feature = "sme")]
 /// `SVCR`: Streaming Vector Control Register: PSTATE.SM and PSTATE.ZA
 ///
 /// `MRS`/`MSR` `S3_3_C4_C2_2`, read/write, layout [`Svcr`](crate::Svcr).
 ///
+/// Implemented when `FEAT_SME`.
+///
 /// Source: Arm ARM DDI0487, SVCR; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct SVCR;
+#[cfg(feature = "sme")]
 impl SVCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51057,14 +53322,19 @@ impl SVCR {
         Self::write(value);
     }
 }
-/// `TCO`: Present when FEAT_MTE.
+#[cfg(feature = "mte")]
+/// `TCO`:
 ///
 /// `MRS`/`MSR` `S3_3_C4_C2_7`, read/write, layout [`Tco`](crate::Tco).
+///
+/// Implemented when `FEAT_MTE`.
 ///
 /// Source: Arm ARM DDI0487, TCO
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte` (in `all`, the default).
 pub struct TCO;
+#[cfg(feature = "mte")]
 impl TCO {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51140,14 +53410,19 @@ impl TCO {
         Self::write(value);
     }
 }
+#[cfg(feature = "tcr2")]
 /// `TCR2ALIAS_EL1`: Another encoding of TCR2_EL1: TCR2ALIAS_EL1 reaches it from a higher exception level (Arm ARM DDI0487, TCR2_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_0_C2_C7_7`, read/write, layout [`Tcr2El1Arm`](crate::Tcr2El1Arm).
 ///
+/// Implemented when `FEAT_TCR2`.
+///
 /// Source: Arm ARM DDI0487, TCR2_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `tcr2` (in `all`, the default).
 pub struct TCR2ALIAS_EL1;
+#[cfg(feature = "tcr2")]
 impl TCR2ALIAS_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51228,14 +53503,19 @@ impl TCR2ALIAS_EL1 {
         Self::write(value);
     }
 }
-/// `TCR2MASK_EL1`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `TCR2MASK_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C2_C7_3`, read/write, layout [`Tcr2maskEl1`](crate::Tcr2maskEl1).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, TCR2MASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCR2MASK_EL1;
+#[cfg(feature = "srmask")]
 impl TCR2MASK_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51316,14 +53596,19 @@ impl TCR2MASK_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `TCR2MASK_EL12`: Another encoding of TCR2MASK_EL1: TCR2MASK_EL12 reaches it from a higher exception level (Arm ARM DDI0487, TCR2MASK_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C2_C7_3`, read/write, layout [`Tcr2maskEl1`](crate::Tcr2maskEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, TCR2MASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCR2MASK_EL12;
+#[cfg(feature = "srmask")]
 impl TCR2MASK_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51404,14 +53689,19 @@ impl TCR2MASK_EL12 {
         Self::write(value);
     }
 }
-/// `TCR2MASK_EL2`: Present when FEAT_SRMASK. Arm's data gives 2 layouts; this is the one when !ELIsInHost(EL2).
+#[cfg(feature = "srmask")]
+/// `TCR2MASK_EL2`: Arm's data gives 2 layouts; this is the one when !ELIsInHost(EL2).
 ///
 /// `MRS`/`MSR` `S3_4_C2_C7_3`, read/write, layout [`Tcr2maskEl2`](crate::Tcr2maskEl2).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, TCR2MASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCR2MASK_EL2;
+#[cfg(feature = "srmask")]
 impl TCR2MASK_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51492,16 +53782,21 @@ impl TCR2MASK_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `TCR2MASK_EL2_E2H`: TCR2MASK_EL2 when ELIsInHost(EL2): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C2_C7_3`, read/write, layout [`Tcr2maskEl2E2h`](crate::Tcr2maskEl2E2h).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// A view of [`TCR2MASK_EL2`]: the same encoding, with the layout that applies when ELIsInHost(EL2).
 ///
 /// Source: Arm ARM DDI0487, TCR2MASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCR2MASK_EL2_E2H;
+#[cfg(feature = "srmask")]
 impl TCR2MASK_EL2_E2H {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51582,14 +53877,19 @@ impl TCR2MASK_EL2_E2H {
         Self::write(value);
     }
 }
+#[cfg(feature = "tcr2")]
 /// `TCR2_EL1`: Extended Translation Control Register (EL1): permission indirection, overlays and 128-bit descriptors
 ///
 /// `MRS`/`MSR` `S3_0_C2_C0_3`, read/write, layout [`Tcr2El1`](crate::Tcr2El1).
 ///
+/// Implemented when `FEAT_TCR2`.
+///
 /// Source: Arm ARM DDI0487, TCR2_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `tcr2` (in `all`, the default).
 pub struct TCR2_EL1;
+#[cfg(feature = "tcr2")]
 impl TCR2_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51670,14 +53970,19 @@ impl TCR2_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "tcr2")]
 /// `TCR2_EL12`: TCR2_EL1 accessed from EL2 when HCR_EL2.E2H is 1
 ///
 /// `MRS`/`MSR` `S3_5_C2_C0_3`, read/write, layout [`Tcr2El1`](crate::Tcr2El1).
 ///
+/// Implemented when `FEAT_TCR2`.
+///
 /// Source: Arm ARM DDI0487, TCR2_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `tcr2` (in `all`, the default).
 pub struct TCR2_EL12;
+#[cfg(feature = "tcr2")]
 impl TCR2_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51758,14 +54063,19 @@ impl TCR2_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "tcr2")]
 /// `TCR2_EL2`: Extended Translation Control Register (EL2): permission indirection, overlays and 128-bit descriptors
 ///
 /// `MRS`/`MSR` `S3_4_C2_C0_3`, read/write, layout [`Tcr2El2`](crate::Tcr2El2).
 ///
+/// Implemented when `FEAT_TCR2`.
+///
 /// Source: Arm ARM DDI0487, TCR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `tcr2` (in `all`, the default).
 pub struct TCR2_EL2;
+#[cfg(feature = "tcr2")]
 impl TCR2_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -51846,16 +54156,21 @@ impl TCR2_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "tcr2")]
 /// `TCR2_EL2_E2H`: TCR2_EL2 when ELIsInHost(EL2): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C2_C0_3`, read/write, layout [`Tcr2El2E2h`](crate::Tcr2El2E2h).
+///
+/// Implemented when `FEAT_TCR2`.
 ///
 /// A view of [`TCR2_EL2`]: the same encoding, with the layout that applies when ELIsInHost(EL2).
 ///
 /// Source: Arm ARM DDI0487, TCR2_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `tcr2` (in `all`, the default).
 pub struct TCR2_EL2_E2H;
+#[cfg(feature = "tcr2")]
 impl TCR2_EL2_E2H {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -52024,14 +54339,19 @@ impl TCRALIAS_EL1 {
         Self::write(value);
     }
 }
-/// `TCRMASK_EL1`: Present when FEAT_SRMASK.
+#[cfg(feature = "srmask")]
+/// `TCRMASK_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C2_C7_2`, read/write, layout [`TcrmaskEl1`](crate::TcrmaskEl1).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, TCRMASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCRMASK_EL1;
+#[cfg(feature = "srmask")]
 impl TCRMASK_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -52112,14 +54432,19 @@ impl TCRMASK_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `TCRMASK_EL12`: Another encoding of TCRMASK_EL1: TCRMASK_EL12 reaches it from a higher exception level (Arm ARM DDI0487, TCRMASK_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C2_C7_2`, read/write, layout [`TcrmaskEl1`](crate::TcrmaskEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, TCRMASK_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCRMASK_EL12;
+#[cfg(feature = "srmask")]
 impl TCRMASK_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -52200,14 +54525,19 @@ impl TCRMASK_EL12 {
         Self::write(value);
     }
 }
-/// `TCRMASK_EL2`: Present when FEAT_SRMASK. Arm's data gives 2 layouts; this is the one when !ELIsInHost(EL2).
+#[cfg(feature = "srmask")]
+/// `TCRMASK_EL2`: Arm's data gives 2 layouts; this is the one when !ELIsInHost(EL2).
 ///
 /// `MRS`/`MSR` `S3_4_C2_C7_2`, read/write, layout [`TcrmaskEl2`](crate::TcrmaskEl2).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, TCRMASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCRMASK_EL2;
+#[cfg(feature = "srmask")]
 impl TCRMASK_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -52288,16 +54618,21 @@ impl TCRMASK_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `TCRMASK_EL2_E2H`: TCRMASK_EL2 when ELIsInHost(EL2): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C2_C7_2`, read/write, layout [`TcrmaskEl2E2h`](crate::TcrmaskEl2E2h).
+///
+/// Implemented when `FEAT_SRMASK`.
 ///
 /// A view of [`TCRMASK_EL2`]: the same encoding, with the layout that applies when ELIsInHost(EL2).
 ///
 /// Source: Arm ARM DDI0487, TCRMASK_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCRMASK_EL2_E2H;
+#[cfg(feature = "srmask")]
 impl TCRMASK_EL2_E2H {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -52736,6 +55071,8 @@ impl TCR_EL2_E2H {
 ///
 /// `MRS`/`MSR` `S3_6_C2_C0_2`, read/write, layout [`TcrEl2`](crate::TcrEl2).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, TCR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52820,14 +55157,19 @@ impl TCR_EL3 {
         Self::write(value);
     }
 }
-/// `TFSRE0_EL1`: Present when FEAT_MTE2.
+#[cfg(feature = "mte2")]
+/// `TFSRE0_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C6_1`, read/write, layout [`Tfsre0El1`](crate::Tfsre0El1).
+///
+/// Implemented when `FEAT_MTE2`.
 ///
 /// Source: Arm ARM DDI0487, TFSRE0_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct TFSRE0_EL1;
+#[cfg(feature = "mte2")]
 impl TFSRE0_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -52908,14 +55250,19 @@ impl TFSRE0_EL1 {
         Self::write(value);
     }
 }
-/// `TFSR_EL1`: Present when FEAT_MTE2.
+#[cfg(feature = "mte2")]
+/// `TFSR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C5_C6_0`, read/write, layout [`TfsrEl1`](crate::TfsrEl1).
+///
+/// Implemented when `FEAT_MTE2`.
 ///
 /// Source: Arm ARM DDI0487, TFSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct TFSR_EL1;
+#[cfg(feature = "mte2")]
 impl TFSR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -52996,14 +55343,19 @@ impl TFSR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "mte2")]
 /// `TFSR_EL12`: Another encoding of TFSR_EL1: TFSR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, TFSR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C5_C6_0`, read/write, layout [`TfsrEl1`](crate::TfsrEl1).
 ///
+/// Implemented when `FEAT_MTE2`.
+///
 /// Source: Arm ARM DDI0487, TFSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct TFSR_EL12;
+#[cfg(feature = "mte2")]
 impl TFSR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -53084,14 +55436,19 @@ impl TFSR_EL12 {
         Self::write(value);
     }
 }
-/// `TFSR_EL2`: Present when FEAT_MTE2.
+#[cfg(feature = "mte2")]
+/// `TFSR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C5_C6_0`, read/write, layout [`TfsrEl2`](crate::TfsrEl2).
+///
+/// Implemented when `FEAT_MTE2`.
 ///
 /// Source: Arm ARM DDI0487, TFSR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct TFSR_EL2;
+#[cfg(feature = "mte2")]
 impl TFSR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -53172,14 +55529,19 @@ impl TFSR_EL2 {
         Self::write(value);
     }
 }
-/// `TFSR_EL3`: Present when FEAT_MTE2.
+#[cfg(feature = "mte2")]
+/// `TFSR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C5_C6_0`, read/write, layout [`TfsrEl3`](crate::TfsrEl3).
+///
+/// Implemented when `FEAT_MTE2`.
 ///
 /// Source: Arm ARM DDI0487, TFSR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mte2` (in `all`, the default).
 pub struct TFSR_EL3;
+#[cfg(feature = "mte2")]
 impl TFSR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -53260,14 +55622,19 @@ impl TFSR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sme")]
 /// `TPIDR2_EL0`: EL0 Read/Write Software Thread ID register 2 (FEAT_SME)
 ///
 /// `MRS`/`MSR` `S3_3_C13_C0_5`, read/write, layout [`Tpidr2`](crate::Tpidr2).
 ///
+/// Implemented when `FEAT_SME`.
+///
 /// Source: Arm ARM DDI0487, TPIDR2_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sme` (in `all`, the default).
 pub struct TPIDR2_EL0;
+#[cfg(feature = "sme")]
 impl TPIDR2_EL0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -53692,6 +56059,8 @@ impl TPIDR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C13_C0_2`, read/write, layout [`Tpidr`](crate::Tpidr).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, TPIDR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53772,14 +56141,19 @@ impl TPIDR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "trbe")]
 /// `TRBBASER_EL1`: Trace Buffer Base Address Register
 ///
 /// `MRS`/`MSR` `S3_0_C9_C11_2`, read/write, layout [`Trbbaser`](crate::Trbbaser).
 ///
+/// Implemented when `FEAT_TRBE`.
+///
 /// Source: Arm ARM DDI0487, TRBBASER_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe` (in `all`, the default).
 pub struct TRBBASER_EL1;
+#[cfg(feature = "trbe")]
 impl TRBBASER_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -53860,14 +56234,19 @@ impl TRBBASER_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "trbe")]
 /// `TRBIDR_EL1`: Trace Buffer ID Register: alignment and ownership of the trace buffer
 ///
 /// `MRS`/`MSR` `S3_0_C9_C11_7`, read-only, layout [`Trbidr`](crate::Trbidr).
 ///
+/// Implemented when `FEAT_TRBE`.
+///
 /// Source: Arm ARM DDI0487, TRBIDR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe` (in `all`, the default).
 pub struct TRBIDR_EL1;
+#[cfg(feature = "trbe")]
 impl TRBIDR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -53907,14 +56286,19 @@ impl TRBIDR_EL1 {
         armreg_rt::Value::<crate::Trbidr>::from_bits_retain(raw)
     }
 }
+#[cfg(feature = "trbe")]
 /// `TRBLIMITR_EL1`: Trace Buffer Limit Address Register: buffer limit, fill and trigger modes, enable
 ///
 /// `MRS`/`MSR` `S3_0_C9_C11_0`, read/write, layout [`Trblimitr`](crate::Trblimitr).
 ///
+/// Implemented when `FEAT_TRBE`.
+///
 /// Source: Arm ARM DDI0487, TRBLIMITR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe` (in `all`, the default).
 pub struct TRBLIMITR_EL1;
+#[cfg(feature = "trbe")]
 impl TRBLIMITR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -53995,14 +56379,19 @@ impl TRBLIMITR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "trbe")]
 /// `TRBMAR_EL1`: Trace Buffer Memory Attribute Register: attributes of trace buffer writes
 ///
 /// `MRS`/`MSR` `S3_0_C9_C11_4`, read/write, layout [`Trbmar`](crate::Trbmar).
 ///
+/// Implemented when `FEAT_TRBE`.
+///
 /// Source: Arm ARM DDI0487, TRBMAR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe` (in `all`, the default).
 pub struct TRBMAR_EL1;
+#[cfg(feature = "trbe")]
 impl TRBMAR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54083,14 +56472,19 @@ impl TRBMAR_EL1 {
         Self::write(value);
     }
 }
-/// `TRBMPAM_EL1`: Present when FEAT_TRBE_MPAM.
+#[cfg(feature = "trbe_mpam")]
+/// `TRBMPAM_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C9_C11_5`, read/write, layout [`TrbmpamEl1`](crate::TrbmpamEl1).
+///
+/// Implemented when `FEAT_TRBE_MPAM`.
 ///
 /// Source: Arm ARM DDI0487, TRBMPAM_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe_mpam` (in `all`, the default).
 pub struct TRBMPAM_EL1;
+#[cfg(feature = "trbe_mpam")]
 impl TRBMPAM_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54171,14 +56565,19 @@ impl TRBMPAM_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "trbe")]
 /// `TRBPTR_EL1`: Trace Buffer Write Pointer Register
 ///
 /// `MRS`/`MSR` `S3_0_C9_C11_1`, read/write, layout [`Trbptr`](crate::Trbptr).
 ///
+/// Implemented when `FEAT_TRBE`.
+///
 /// Source: Arm ARM DDI0487, TRBPTR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe` (in `all`, the default).
 pub struct TRBPTR_EL1;
+#[cfg(feature = "trbe")]
 impl TRBPTR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54259,14 +56658,19 @@ impl TRBPTR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "trbe")]
 /// `TRBSR_EL1`: Trace Buffer Status/syndrome Register
 ///
 /// `MRS`/`MSR` `S3_0_C9_C11_3`, read/write, layout [`Trbsr`](crate::Trbsr).
 ///
+/// Implemented when `FEAT_TRBE`.
+///
 /// Source: Arm ARM DDI0487, TRBSR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe` (in `all`, the default).
 pub struct TRBSR_EL1;
+#[cfg(feature = "trbe")]
 impl TRBSR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54343,14 +56747,19 @@ impl TRBSR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "trbe")]
 /// `TRBSR_EL12`: Another encoding of TRBSR_EL1: TRBSR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, TRBSR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C9_C11_3`, read/write, layout [`TrbsrEl1`](crate::TrbsrEl1).
 ///
+/// Implemented when `FEAT_TRBE`.
+///
 /// Source: Arm ARM DDI0487, TRBSR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe` (in `all`, the default).
 pub struct TRBSR_EL12;
+#[cfg(feature = "trbe")]
 impl TRBSR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54431,14 +56840,19 @@ impl TRBSR_EL12 {
         Self::write(value);
     }
 }
-/// `TRBSR_EL2`: Present when FEAT_TRBE_EXC.
+#[cfg(feature = "trbe_exc")]
+/// `TRBSR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C9_C11_3`, read/write, layout [`TrbsrEl2`](crate::TrbsrEl2).
+///
+/// Implemented when `FEAT_TRBE_EXC`.
 ///
 /// Source: Arm ARM DDI0487, TRBSR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe_exc` (in `all`, the default).
 pub struct TRBSR_EL2;
+#[cfg(feature = "trbe_exc")]
 impl TRBSR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54519,14 +56933,19 @@ impl TRBSR_EL2 {
         Self::write(value);
     }
 }
-/// `TRBSR_EL3`: Present when FEAT_TRBE_EXC && HaveEL(EL3).
+#[cfg(feature = "trbe_exc")]
+/// `TRBSR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C9_C11_3`, read/write, layout [`TrbsrEl3`](crate::TrbsrEl3).
+///
+/// Implemented when `FEAT_TRBE_EXC && HaveEL(EL3)`.
 ///
 /// Source: Arm ARM DDI0487, TRBSR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe_exc` (in `all`, the default).
 pub struct TRBSR_EL3;
+#[cfg(feature = "trbe_exc")]
 impl TRBSR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54607,14 +57026,19 @@ impl TRBSR_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "trbe")]
 /// `TRBTRG_EL1`: Trace Buffer Trigger Counter Register
 ///
 /// `MRS`/`MSR` `S3_0_C9_C11_6`, read/write, layout [`Trbtrg`](crate::Trbtrg).
 ///
+/// Implemented when `FEAT_TRBE`.
+///
 /// Source: Arm ARM DDI0487, TRBTRG_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trbe` (in `all`, the default).
 pub struct TRBTRG_EL1;
+#[cfg(feature = "trbe")]
 impl TRBTRG_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54695,14 +57119,19 @@ impl TRBTRG_EL1 {
         Self::write(value);
     }
 }
-/// `TRCACATR0`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C0_2`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR0;
+#[cfg(feature = "ete")]
 impl TRCACATR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54783,14 +57212,19 @@ impl TRCACATR0 {
         Self::write(value);
     }
 }
-/// `TRCACATR1`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C2_2`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR1;
+#[cfg(feature = "ete")]
 impl TRCACATR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54871,14 +57305,19 @@ impl TRCACATR1 {
         Self::write(value);
     }
 }
-/// `TRCACATR10`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR10`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C4_3`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR10;
+#[cfg(feature = "ete")]
 impl TRCACATR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -54959,14 +57398,19 @@ impl TRCACATR10 {
         Self::write(value);
     }
 }
-/// `TRCACATR11`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR11`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C6_3`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR11;
+#[cfg(feature = "ete")]
 impl TRCACATR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55047,14 +57491,19 @@ impl TRCACATR11 {
         Self::write(value);
     }
 }
-/// `TRCACATR12`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR12`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C8_3`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR12;
+#[cfg(feature = "ete")]
 impl TRCACATR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55135,14 +57584,19 @@ impl TRCACATR12 {
         Self::write(value);
     }
 }
-/// `TRCACATR13`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR13`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C10_3`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR13;
+#[cfg(feature = "ete")]
 impl TRCACATR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55223,14 +57677,19 @@ impl TRCACATR13 {
         Self::write(value);
     }
 }
-/// `TRCACATR14`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR14`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C12_3`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR14;
+#[cfg(feature = "ete")]
 impl TRCACATR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55311,14 +57770,19 @@ impl TRCACATR14 {
         Self::write(value);
     }
 }
-/// `TRCACATR15`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR15`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C14_3`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR15;
+#[cfg(feature = "ete")]
 impl TRCACATR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55399,14 +57863,19 @@ impl TRCACATR15 {
         Self::write(value);
     }
 }
-/// `TRCACATR2`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C4_2`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR2;
+#[cfg(feature = "ete")]
 impl TRCACATR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55487,14 +57956,19 @@ impl TRCACATR2 {
         Self::write(value);
     }
 }
-/// `TRCACATR3`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C6_2`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR3;
+#[cfg(feature = "ete")]
 impl TRCACATR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55575,14 +58049,19 @@ impl TRCACATR3 {
         Self::write(value);
     }
 }
-/// `TRCACATR4`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C8_2`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR4;
+#[cfg(feature = "ete")]
 impl TRCACATR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55663,14 +58142,19 @@ impl TRCACATR4 {
         Self::write(value);
     }
 }
-/// `TRCACATR5`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C10_2`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR5;
+#[cfg(feature = "ete")]
 impl TRCACATR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55751,14 +58235,19 @@ impl TRCACATR5 {
         Self::write(value);
     }
 }
-/// `TRCACATR6`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C12_2`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR6;
+#[cfg(feature = "ete")]
 impl TRCACATR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55839,14 +58328,19 @@ impl TRCACATR6 {
         Self::write(value);
     }
 }
-/// `TRCACATR7`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C14_2`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR7;
+#[cfg(feature = "ete")]
 impl TRCACATR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -55927,14 +58421,19 @@ impl TRCACATR7 {
         Self::write(value);
     }
 }
-/// `TRCACATR8`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR8`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C0_3`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR8;
+#[cfg(feature = "ete")]
 impl TRCACATR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56015,14 +58514,19 @@ impl TRCACATR8 {
         Self::write(value);
     }
 }
-/// `TRCACATR9`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACATR9`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C2_3`, read/write, layout [`Trcacatr`](crate::Trcacatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACATR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACATR9;
+#[cfg(feature = "ete")]
 impl TRCACATR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56103,14 +58607,19 @@ impl TRCACATR9 {
         Self::write(value);
     }
 }
-/// `TRCACVR0`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C0_0`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR0;
+#[cfg(feature = "ete")]
 impl TRCACVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56191,14 +58700,19 @@ impl TRCACVR0 {
         Self::write(value);
     }
 }
-/// `TRCACVR1`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C2_0`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR1;
+#[cfg(feature = "ete")]
 impl TRCACVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56279,14 +58793,19 @@ impl TRCACVR1 {
         Self::write(value);
     }
 }
-/// `TRCACVR10`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR10`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C4_1`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR10;
+#[cfg(feature = "ete")]
 impl TRCACVR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56367,14 +58886,19 @@ impl TRCACVR10 {
         Self::write(value);
     }
 }
-/// `TRCACVR11`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR11`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C6_1`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR11;
+#[cfg(feature = "ete")]
 impl TRCACVR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56455,14 +58979,19 @@ impl TRCACVR11 {
         Self::write(value);
     }
 }
-/// `TRCACVR12`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR12`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C8_1`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR12;
+#[cfg(feature = "ete")]
 impl TRCACVR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56543,14 +59072,19 @@ impl TRCACVR12 {
         Self::write(value);
     }
 }
-/// `TRCACVR13`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR13`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C10_1`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR13;
+#[cfg(feature = "ete")]
 impl TRCACVR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56631,14 +59165,19 @@ impl TRCACVR13 {
         Self::write(value);
     }
 }
-/// `TRCACVR14`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR14`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C12_1`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR14;
+#[cfg(feature = "ete")]
 impl TRCACVR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56719,14 +59258,19 @@ impl TRCACVR14 {
         Self::write(value);
     }
 }
-/// `TRCACVR15`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR15`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C14_1`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR15;
+#[cfg(feature = "ete")]
 impl TRCACVR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56807,14 +59351,19 @@ impl TRCACVR15 {
         Self::write(value);
     }
 }
-/// `TRCACVR2`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C4_0`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR2;
+#[cfg(feature = "ete")]
 impl TRCACVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56895,14 +59444,19 @@ impl TRCACVR2 {
         Self::write(value);
     }
 }
-/// `TRCACVR3`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C6_0`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR3;
+#[cfg(feature = "ete")]
 impl TRCACVR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56983,14 +59537,19 @@ impl TRCACVR3 {
         Self::write(value);
     }
 }
-/// `TRCACVR4`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C8_0`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR4;
+#[cfg(feature = "ete")]
 impl TRCACVR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57071,14 +59630,19 @@ impl TRCACVR4 {
         Self::write(value);
     }
 }
-/// `TRCACVR5`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C10_0`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR5;
+#[cfg(feature = "ete")]
 impl TRCACVR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57159,14 +59723,19 @@ impl TRCACVR5 {
         Self::write(value);
     }
 }
-/// `TRCACVR6`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C12_0`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR6;
+#[cfg(feature = "ete")]
 impl TRCACVR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57247,14 +59816,19 @@ impl TRCACVR6 {
         Self::write(value);
     }
 }
-/// `TRCACVR7`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C14_0`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR7;
+#[cfg(feature = "ete")]
 impl TRCACVR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57335,14 +59909,19 @@ impl TRCACVR7 {
         Self::write(value);
     }
 }
-/// `TRCACVR8`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR8`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C0_1`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR8;
+#[cfg(feature = "ete")]
 impl TRCACVR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57423,14 +60002,19 @@ impl TRCACVR8 {
         Self::write(value);
     }
 }
-/// `TRCACVR9`: Present when FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCACVR9`:
 ///
 /// `MRS`/`MSR` `S2_1_C2_C2_1`, read/write, layout [`Trcacvr`](crate::Trcacvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && ((UInt(TRCIDR4.NUMACPAIRS) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCACVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCACVR9;
+#[cfg(feature = "ete")]
 impl TRCACVR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57511,14 +60095,19 @@ impl TRCACVR9 {
         Self::write(value);
     }
 }
-/// `TRCAUTHSTATUS`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCAUTHSTATUS`:
 ///
 /// `MRS`/`MSR` `S2_1_C7_C14_6`, read-only, layout [`Trcauthstatus`](crate::Trcauthstatus).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCAUTHSTATUS
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCAUTHSTATUS;
+#[cfg(feature = "ete")]
 impl TRCAUTHSTATUS {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57558,14 +60147,19 @@ impl TRCAUTHSTATUS {
         armreg_rt::Value::<crate::Trcauthstatus>::from_bits_retain(raw)
     }
 }
-/// `TRCAUXCTLR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCAUXCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C6_0`, read/write, layout [`Trcauxctlr`](crate::Trcauxctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCAUXCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCAUXCTLR;
+#[cfg(feature = "ete")]
 impl TRCAUXCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57646,14 +60240,19 @@ impl TRCAUXCTLR {
         Self::write(value);
     }
 }
-/// `TRCBBCTLR`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR0.TRCBB == '1') && (UInt(TRCIDR4.NUMACPAIRS) &gt; 0).
+#[cfg(feature = "ete")]
+/// `TRCBBCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C15_0`, read/write, layout [`Trcbbctlr`](crate::Trcbbctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR0.TRCBB == '1') && (UInt(TRCIDR4.NUMACPAIRS) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, TRCBBCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCBBCTLR;
+#[cfg(feature = "ete")]
 impl TRCBBCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57734,14 +60333,19 @@ impl TRCBBCTLR {
         Self::write(value);
     }
 }
-/// `TRCCCCTLR`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR0.TRCCCI == '1').
+#[cfg(feature = "ete")]
+/// `TRCCCCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C14_0`, read/write, layout [`Trcccctlr`](crate::Trcccctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR0.TRCCCI == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCCCCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCCCTLR;
+#[cfg(feature = "ete")]
 impl TRCCCCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57822,14 +60426,19 @@ impl TRCCCCTLR {
         Self::write(value);
     }
 }
-/// `TRCCIDCCTLR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; 0) && (UInt(TRCIDR2.CIDSIZE) &gt; 0).
+#[cfg(feature = "ete")]
+/// `TRCCIDCCTLR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C0_2`, read/write, layout [`Trccidcctlr0`](crate::Trccidcctlr0).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > 0) && (UInt(TRCIDR2.CIDSIZE) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCCTLR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCCTLR0;
+#[cfg(feature = "ete")]
 impl TRCCIDCCTLR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57910,14 +60519,19 @@ impl TRCCIDCCTLR0 {
         Self::write(value);
     }
 }
-/// `TRCCIDCCTLR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; 4) && (UInt(TRCIDR2.CIDSIZE) &gt; 0).
+#[cfg(feature = "ete")]
+/// `TRCCIDCCTLR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C1_2`, read/write, layout [`Trccidcctlr1`](crate::Trccidcctlr1).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > 4) && (UInt(TRCIDR2.CIDSIZE) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCCTLR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCCTLR1;
+#[cfg(feature = "ete")]
 impl TRCCIDCCTLR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -57998,14 +60612,19 @@ impl TRCCIDCCTLR1 {
         Self::write(value);
     }
 }
-/// `TRCCIDCVR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCIDCVR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C0_0`, read/write, layout [`Trccidcvr`](crate::Trccidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCVR0;
+#[cfg(feature = "ete")]
 impl TRCCIDCVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58086,14 +60705,19 @@ impl TRCCIDCVR0 {
         Self::write(value);
     }
 }
-/// `TRCCIDCVR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCIDCVR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C2_0`, read/write, layout [`Trccidcvr`](crate::Trccidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCVR1;
+#[cfg(feature = "ete")]
 impl TRCCIDCVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58174,14 +60798,19 @@ impl TRCCIDCVR1 {
         Self::write(value);
     }
 }
-/// `TRCCIDCVR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCIDCVR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C4_0`, read/write, layout [`Trccidcvr`](crate::Trccidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCVR2;
+#[cfg(feature = "ete")]
 impl TRCCIDCVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58262,14 +60891,19 @@ impl TRCCIDCVR2 {
         Self::write(value);
     }
 }
-/// `TRCCIDCVR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCIDCVR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C6_0`, read/write, layout [`Trccidcvr`](crate::Trccidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCVR3;
+#[cfg(feature = "ete")]
 impl TRCCIDCVR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58350,14 +60984,19 @@ impl TRCCIDCVR3 {
         Self::write(value);
     }
 }
-/// `TRCCIDCVR4`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCIDCVR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C8_0`, read/write, layout [`Trccidcvr`](crate::Trccidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCVR4;
+#[cfg(feature = "ete")]
 impl TRCCIDCVR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58438,14 +61077,19 @@ impl TRCCIDCVR4 {
         Self::write(value);
     }
 }
-/// `TRCCIDCVR5`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCIDCVR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C10_0`, read/write, layout [`Trccidcvr`](crate::Trccidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCVR5;
+#[cfg(feature = "ete")]
 impl TRCCIDCVR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58526,14 +61170,19 @@ impl TRCCIDCVR5 {
         Self::write(value);
     }
 }
-/// `TRCCIDCVR6`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCIDCVR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C12_0`, read/write, layout [`Trccidcvr`](crate::Trccidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCVR6;
+#[cfg(feature = "ete")]
 impl TRCCIDCVR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58614,14 +61263,19 @@ impl TRCCIDCVR6 {
         Self::write(value);
     }
 }
-/// `TRCCIDCVR7`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCIDCVR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C14_0`, read/write, layout [`Trccidcvr`](crate::Trccidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMCIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCIDCVR7;
+#[cfg(feature = "ete")]
 impl TRCCIDCVR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58702,14 +61356,19 @@ impl TRCCIDCVR7 {
         Self::write(value);
     }
 }
-/// `TRCCLAIMCLR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCCLAIMCLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C7_C9_6`, read/write, layout [`Trcclaimclr`](crate::Trcclaimclr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCCLAIMCLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCLAIMCLR;
+#[cfg(feature = "ete")]
 impl TRCCLAIMCLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58790,14 +61449,19 @@ impl TRCCLAIMCLR {
         Self::write(value);
     }
 }
-/// `TRCCLAIMSET`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCCLAIMSET`:
 ///
 /// `MRS`/`MSR` `S2_1_C7_C8_6`, read/write, layout [`Trcclaimset`](crate::Trcclaimset).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCCLAIMSET
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCLAIMSET;
+#[cfg(feature = "ete")]
 impl TRCCLAIMSET {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58878,14 +61542,19 @@ impl TRCCLAIMSET {
         Self::write(value);
     }
 }
-/// `TRCCNTCTLR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTCTLR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C4_5`, read/write, layout [`Trccntctlr`](crate::Trccntctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTCTLR0;
+#[cfg(feature = "ete")]
 impl TRCCNTCTLR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -58966,14 +61635,19 @@ impl TRCCNTCTLR0 {
         Self::write(value);
     }
 }
-/// `TRCCNTCTLR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTCTLR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C5_5`, read/write, layout [`Trccntctlr`](crate::Trccntctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTCTLR1;
+#[cfg(feature = "ete")]
 impl TRCCNTCTLR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59054,14 +61728,19 @@ impl TRCCNTCTLR1 {
         Self::write(value);
     }
 }
-/// `TRCCNTCTLR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTCTLR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C6_5`, read/write, layout [`Trccntctlr`](crate::Trccntctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTCTLR2;
+#[cfg(feature = "ete")]
 impl TRCCNTCTLR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59142,14 +61821,19 @@ impl TRCCNTCTLR2 {
         Self::write(value);
     }
 }
-/// `TRCCNTCTLR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTCTLR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C7_5`, read/write, layout [`Trccntctlr`](crate::Trccntctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTCTLR3;
+#[cfg(feature = "ete")]
 impl TRCCNTCTLR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59230,14 +61914,19 @@ impl TRCCNTCTLR3 {
         Self::write(value);
     }
 }
-/// `TRCCNTRLDVR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTRLDVR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C0_5`, read/write, layout [`Trccntrldvr`](crate::Trccntrldvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTRLDVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTRLDVR0;
+#[cfg(feature = "ete")]
 impl TRCCNTRLDVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59318,14 +62007,19 @@ impl TRCCNTRLDVR0 {
         Self::write(value);
     }
 }
-/// `TRCCNTRLDVR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTRLDVR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C1_5`, read/write, layout [`Trccntrldvr`](crate::Trccntrldvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTRLDVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTRLDVR1;
+#[cfg(feature = "ete")]
 impl TRCCNTRLDVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59406,14 +62100,19 @@ impl TRCCNTRLDVR1 {
         Self::write(value);
     }
 }
-/// `TRCCNTRLDVR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTRLDVR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C2_5`, read/write, layout [`Trccntrldvr`](crate::Trccntrldvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTRLDVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTRLDVR2;
+#[cfg(feature = "ete")]
 impl TRCCNTRLDVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59494,14 +62193,19 @@ impl TRCCNTRLDVR2 {
         Self::write(value);
     }
 }
-/// `TRCCNTRLDVR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTRLDVR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C3_5`, read/write, layout [`Trccntrldvr`](crate::Trccntrldvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTRLDVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTRLDVR3;
+#[cfg(feature = "ete")]
 impl TRCCNTRLDVR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59582,14 +62286,19 @@ impl TRCCNTRLDVR3 {
         Self::write(value);
     }
 }
-/// `TRCCNTVR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTVR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C8_5`, read/write, layout [`Trccntvr`](crate::Trccntvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTVR0;
+#[cfg(feature = "ete")]
 impl TRCCNTVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59670,14 +62379,19 @@ impl TRCCNTVR0 {
         Self::write(value);
     }
 }
-/// `TRCCNTVR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTVR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C9_5`, read/write, layout [`Trccntvr`](crate::Trccntvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTVR1;
+#[cfg(feature = "ete")]
 impl TRCCNTVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59758,14 +62472,19 @@ impl TRCCNTVR1 {
         Self::write(value);
     }
 }
-/// `TRCCNTVR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTVR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C10_5`, read/write, layout [`Trccntvr`](crate::Trccntvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTVR2;
+#[cfg(feature = "ete")]
 impl TRCCNTVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59846,14 +62565,19 @@ impl TRCCNTVR2 {
         Self::write(value);
     }
 }
-/// `TRCCNTVR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCCNTVR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C11_5`, read/write, layout [`Trccntvr`](crate::Trccntvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMCNTR) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCCNTVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCNTVR3;
+#[cfg(feature = "ete")]
 impl TRCCNTVR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -59934,14 +62658,19 @@ impl TRCCNTVR3 {
         Self::write(value);
     }
 }
-/// `TRCCONFIGR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCCONFIGR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C4_0`, read/write, layout [`Trcconfigr`](crate::Trcconfigr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCCONFIGR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCCONFIGR;
+#[cfg(feature = "ete")]
 impl TRCCONFIGR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60022,14 +62751,19 @@ impl TRCCONFIGR {
         Self::write(value);
     }
 }
-/// `TRCDEVARCH`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCDEVARCH`:
 ///
 /// `MRS`/`MSR` `S2_1_C7_C15_6`, read-only, layout [`Trcdevarch`](crate::Trcdevarch).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCDEVARCH
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCDEVARCH;
+#[cfg(feature = "ete")]
 impl TRCDEVARCH {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60069,14 +62803,19 @@ impl TRCDEVARCH {
         armreg_rt::Value::<crate::Trcdevarch>::from_bits_retain(raw)
     }
 }
-/// `TRCDEVID`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCDEVID`:
 ///
 /// `MRS`/`MSR` `S2_1_C7_C2_7`, read-only, layout [`Trcdevid`](crate::Trcdevid).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCDEVID
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCDEVID;
+#[cfg(feature = "ete")]
 impl TRCDEVID {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60116,14 +62855,19 @@ impl TRCDEVID {
         armreg_rt::Value::<crate::Trcdevid>::from_bits_retain(raw)
     }
 }
-/// `TRCEVENTCTL0R`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR4.NUMRSPAIR != '0000').
+#[cfg(feature = "ete")]
+/// `TRCEVENTCTL0R`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C8_0`, read/write, layout [`Trceventctl0r`](crate::Trceventctl0r).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR4.NUMRSPAIR != '0000')`.
 ///
 /// Source: Arm ARM DDI0487, TRCEVENTCTL0R
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCEVENTCTL0R;
+#[cfg(feature = "ete")]
 impl TRCEVENTCTL0R {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60204,14 +62948,19 @@ impl TRCEVENTCTL0R {
         Self::write(value);
     }
 }
-/// `TRCEVENTCTL1R`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCEVENTCTL1R`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C9_0`, read/write, layout [`Trceventctl1r`](crate::Trceventctl1r).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCEVENTCTL1R
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCEVENTCTL1R;
+#[cfg(feature = "ete")]
 impl TRCEVENTCTL1R {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60292,14 +63041,19 @@ impl TRCEVENTCTL1R {
         Self::write(value);
     }
 }
-/// `TRCEXTINSELR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMEXTINSEL) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCEXTINSELR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C8_4`, read/write, layout [`Trcextinselr`](crate::Trcextinselr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMEXTINSEL) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCEXTINSELR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCEXTINSELR0;
+#[cfg(feature = "ete")]
 impl TRCEXTINSELR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60380,14 +63134,19 @@ impl TRCEXTINSELR0 {
         Self::write(value);
     }
 }
-/// `TRCEXTINSELR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMEXTINSEL) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCEXTINSELR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C9_4`, read/write, layout [`Trcextinselr`](crate::Trcextinselr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMEXTINSEL) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCEXTINSELR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCEXTINSELR1;
+#[cfg(feature = "ete")]
 impl TRCEXTINSELR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60468,14 +63227,19 @@ impl TRCEXTINSELR1 {
         Self::write(value);
     }
 }
-/// `TRCEXTINSELR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMEXTINSEL) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCEXTINSELR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C10_4`, read/write, layout [`Trcextinselr`](crate::Trcextinselr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMEXTINSEL) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCEXTINSELR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCEXTINSELR2;
+#[cfg(feature = "ete")]
 impl TRCEXTINSELR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60556,14 +63320,19 @@ impl TRCEXTINSELR2 {
         Self::write(value);
     }
 }
-/// `TRCEXTINSELR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMEXTINSEL) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCEXTINSELR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C11_4`, read/write, layout [`Trcextinselr`](crate::Trcextinselr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR5.NUMEXTINSEL) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCEXTINSELR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCEXTINSELR3;
+#[cfg(feature = "ete")]
 impl TRCEXTINSELR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60644,14 +63413,19 @@ impl TRCEXTINSELR3 {
         Self::write(value);
     }
 }
-/// `TRCIDR0`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C8_7`, read-only, layout [`Trcidr0`](crate::Trcidr0).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR0;
+#[cfg(feature = "ete")]
 impl TRCIDR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60691,14 +63465,19 @@ impl TRCIDR0 {
         armreg_rt::Value::<crate::Trcidr0>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR1`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C9_7`, read-only, layout [`Trcidr1`](crate::Trcidr1).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR1;
+#[cfg(feature = "ete")]
 impl TRCIDR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60738,14 +63517,19 @@ impl TRCIDR1 {
         armreg_rt::Value::<crate::Trcidr1>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR10`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR10`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C2_6`, read-only, layout [`Trcidr10`](crate::Trcidr10).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR10
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR10;
+#[cfg(feature = "ete")]
 impl TRCIDR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60785,14 +63569,19 @@ impl TRCIDR10 {
         armreg_rt::Value::<crate::Trcidr10>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR11`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR11`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C3_6`, read-only, layout [`Trcidr11`](crate::Trcidr11).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR11
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR11;
+#[cfg(feature = "ete")]
 impl TRCIDR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60832,14 +63621,19 @@ impl TRCIDR11 {
         armreg_rt::Value::<crate::Trcidr11>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR12`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR12`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C4_6`, read-only, layout [`Trcidr12`](crate::Trcidr12).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR12
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR12;
+#[cfg(feature = "ete")]
 impl TRCIDR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60879,14 +63673,19 @@ impl TRCIDR12 {
         armreg_rt::Value::<crate::Trcidr12>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR13`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR13`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C5_6`, read-only, layout [`Trcidr13`](crate::Trcidr13).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR13
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR13;
+#[cfg(feature = "ete")]
 impl TRCIDR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60926,14 +63725,19 @@ impl TRCIDR13 {
         armreg_rt::Value::<crate::Trcidr13>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR2`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C10_7`, read-only, layout [`Trcidr2`](crate::Trcidr2).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR2;
+#[cfg(feature = "ete")]
 impl TRCIDR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -60973,14 +63777,19 @@ impl TRCIDR2 {
         armreg_rt::Value::<crate::Trcidr2>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR3`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C11_7`, read-only, layout [`Trcidr3`](crate::Trcidr3).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR3;
+#[cfg(feature = "ete")]
 impl TRCIDR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61020,14 +63829,19 @@ impl TRCIDR3 {
         armreg_rt::Value::<crate::Trcidr3>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR4`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C12_7`, read-only, layout [`Trcidr4`](crate::Trcidr4).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR4
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR4;
+#[cfg(feature = "ete")]
 impl TRCIDR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61067,14 +63881,19 @@ impl TRCIDR4 {
         armreg_rt::Value::<crate::Trcidr4>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR5`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C13_7`, read-only, layout [`Trcidr5`](crate::Trcidr5).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR5
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR5;
+#[cfg(feature = "ete")]
 impl TRCIDR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61114,14 +63933,19 @@ impl TRCIDR5 {
         armreg_rt::Value::<crate::Trcidr5>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR6`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C14_7`, read-only, layout [`Trcidr6`](crate::Trcidr6).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR6
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR6;
+#[cfg(feature = "ete")]
 impl TRCIDR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61161,14 +63985,19 @@ impl TRCIDR6 {
         armreg_rt::Value::<crate::Trcidr6>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR7`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C15_7`, read-only, layout [`Trcidr7`](crate::Trcidr7).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR7
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR7;
+#[cfg(feature = "ete")]
 impl TRCIDR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61208,14 +64037,19 @@ impl TRCIDR7 {
         armreg_rt::Value::<crate::Trcidr7>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR8`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR8`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C0_6`, read-only, layout [`Trcidr8`](crate::Trcidr8).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR8
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR8;
+#[cfg(feature = "ete")]
 impl TRCIDR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61255,14 +64089,19 @@ impl TRCIDR8 {
         armreg_rt::Value::<crate::Trcidr8>::from_bits_retain(raw)
     }
 }
-/// `TRCIDR9`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIDR9`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C1_6`, read-only, layout [`Trcidr9`](crate::Trcidr9).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIDR9
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIDR9;
+#[cfg(feature = "ete")]
 impl TRCIDR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61302,14 +64141,19 @@ impl TRCIDR9 {
         armreg_rt::Value::<crate::Trcidr9>::from_bits_retain(raw)
     }
 }
-/// `TRCIMSPEC0`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIMSPEC0`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C0_7`, read/write, layout [`Trcimspec0`](crate::Trcimspec0).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIMSPEC0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIMSPEC0;
+#[cfg(feature = "ete")]
 impl TRCIMSPEC0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61390,14 +64234,19 @@ impl TRCIMSPEC0 {
         Self::write(value);
     }
 }
-/// `TRCIMSPEC1`: Present when ImpDefBool("IMPLEMENTED_TRCIMSPEC&lt;n&gt;") && FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIMSPEC1`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C1_7`, read/write, layout [`Trcimspec`](crate::Trcimspec).
+///
+/// Implemented when `ImpDefBool("IMPLEMENTED_TRCIMSPEC<n>") && FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIMSPEC&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIMSPEC1;
+#[cfg(feature = "ete")]
 impl TRCIMSPEC1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61478,14 +64327,19 @@ impl TRCIMSPEC1 {
         Self::write(value);
     }
 }
-/// `TRCIMSPEC2`: Present when ImpDefBool("IMPLEMENTED_TRCIMSPEC&lt;n&gt;") && FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIMSPEC2`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C2_7`, read/write, layout [`Trcimspec`](crate::Trcimspec).
+///
+/// Implemented when `ImpDefBool("IMPLEMENTED_TRCIMSPEC<n>") && FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIMSPEC&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIMSPEC2;
+#[cfg(feature = "ete")]
 impl TRCIMSPEC2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61566,14 +64420,19 @@ impl TRCIMSPEC2 {
         Self::write(value);
     }
 }
-/// `TRCIMSPEC3`: Present when ImpDefBool("IMPLEMENTED_TRCIMSPEC&lt;n&gt;") && FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIMSPEC3`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C3_7`, read/write, layout [`Trcimspec`](crate::Trcimspec).
+///
+/// Implemented when `ImpDefBool("IMPLEMENTED_TRCIMSPEC<n>") && FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIMSPEC&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIMSPEC3;
+#[cfg(feature = "ete")]
 impl TRCIMSPEC3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61654,14 +64513,19 @@ impl TRCIMSPEC3 {
         Self::write(value);
     }
 }
-/// `TRCIMSPEC4`: Present when ImpDefBool("IMPLEMENTED_TRCIMSPEC&lt;n&gt;") && FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIMSPEC4`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C4_7`, read/write, layout [`Trcimspec`](crate::Trcimspec).
+///
+/// Implemented when `ImpDefBool("IMPLEMENTED_TRCIMSPEC<n>") && FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIMSPEC&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIMSPEC4;
+#[cfg(feature = "ete")]
 impl TRCIMSPEC4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61742,14 +64606,19 @@ impl TRCIMSPEC4 {
         Self::write(value);
     }
 }
-/// `TRCIMSPEC5`: Present when ImpDefBool("IMPLEMENTED_TRCIMSPEC&lt;n&gt;") && FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIMSPEC5`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C5_7`, read/write, layout [`Trcimspec`](crate::Trcimspec).
+///
+/// Implemented when `ImpDefBool("IMPLEMENTED_TRCIMSPEC<n>") && FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIMSPEC&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIMSPEC5;
+#[cfg(feature = "ete")]
 impl TRCIMSPEC5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61830,14 +64699,19 @@ impl TRCIMSPEC5 {
         Self::write(value);
     }
 }
-/// `TRCIMSPEC6`: Present when ImpDefBool("IMPLEMENTED_TRCIMSPEC&lt;n&gt;") && FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIMSPEC6`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C6_7`, read/write, layout [`Trcimspec`](crate::Trcimspec).
+///
+/// Implemented when `ImpDefBool("IMPLEMENTED_TRCIMSPEC<n>") && FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIMSPEC&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIMSPEC6;
+#[cfg(feature = "ete")]
 impl TRCIMSPEC6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -61918,14 +64792,19 @@ impl TRCIMSPEC6 {
         Self::write(value);
     }
 }
-/// `TRCIMSPEC7`: Present when ImpDefBool("IMPLEMENTED_TRCIMSPEC&lt;n&gt;") && FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCIMSPEC7`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C7_7`, read/write, layout [`Trcimspec`](crate::Trcimspec).
+///
+/// Implemented when `ImpDefBool("IMPLEMENTED_TRCIMSPEC<n>") && FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCIMSPEC&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCIMSPEC7;
+#[cfg(feature = "ete")]
 impl TRCIMSPEC7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62006,14 +64885,19 @@ impl TRCIMSPEC7 {
         Self::write(value);
     }
 }
-/// `TRCITECR_EL1`: Present when FEAT_ITE && FEAT_TRC_SR.
+#[cfg(feature = "ite")]
+/// `TRCITECR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C1_C2_3`, read/write, layout [`TrcitecrEl1`](crate::TrcitecrEl1).
+///
+/// Implemented when `FEAT_ITE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCITECR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ite` (in `all`, the default).
 pub struct TRCITECR_EL1;
+#[cfg(feature = "ite")]
 impl TRCITECR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62094,14 +64978,19 @@ impl TRCITECR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "ite")]
 /// `TRCITECR_EL12`: Another encoding of TRCITECR_EL1: TRCITECR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, TRCITECR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C1_C2_3`, read/write, layout [`TrcitecrEl1`](crate::TrcitecrEl1).
 ///
+/// Implemented when `FEAT_ITE && FEAT_TRC_SR`.
+///
 /// Source: Arm ARM DDI0487, TRCITECR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ite` (in `all`, the default).
 pub struct TRCITECR_EL12;
+#[cfg(feature = "ite")]
 impl TRCITECR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62182,14 +65071,19 @@ impl TRCITECR_EL12 {
         Self::write(value);
     }
 }
-/// `TRCITECR_EL2`: Present when FEAT_ITE && FEAT_TRC_SR.
+#[cfg(feature = "ite")]
+/// `TRCITECR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C1_C2_3`, read/write, layout [`TrcitecrEl2`](crate::TrcitecrEl2).
+///
+/// Implemented when `FEAT_ITE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCITECR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ite` (in `all`, the default).
 pub struct TRCITECR_EL2;
+#[cfg(feature = "ite")]
 impl TRCITECR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62270,14 +65164,19 @@ impl TRCITECR_EL2 {
         Self::write(value);
     }
 }
-/// `TRCITEEDCR`: Present when FEAT_ETE && FEAT_TRC_SR && FEAT_ITE.
+#[cfg(feature = "ete")]
+/// `TRCITEEDCR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C2_1`, read/write, layout [`Trciteedcr`](crate::Trciteedcr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && FEAT_ITE`.
 ///
 /// Source: Arm ARM DDI0487, TRCITEEDCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCITEEDCR;
+#[cfg(feature = "ete")]
 impl TRCITEEDCR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62358,14 +65257,19 @@ impl TRCITEEDCR {
         Self::write(value);
     }
 }
-/// `TRCOSLSR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCOSLSR`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C1_4`, read-only, layout [`Trcoslsr`](crate::Trcoslsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCOSLSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCOSLSR;
+#[cfg(feature = "ete")]
 impl TRCOSLSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62405,14 +65309,19 @@ impl TRCOSLSR {
         armreg_rt::Value::<crate::Trcoslsr>::from_bits_retain(raw)
     }
 }
-/// `TRCPRGCTLR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCPRGCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C1_0`, read/write, layout [`Trcprgctlr`](crate::Trcprgctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCPRGCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCPRGCTLR;
+#[cfg(feature = "ete")]
 impl TRCPRGCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62493,14 +65402,19 @@ impl TRCPRGCTLR {
         Self::write(value);
     }
 }
-/// `TRCQCTLR`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR0.QFILT == '1').
+#[cfg(feature = "ete")]
+/// `TRCQCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C1_1`, read/write, layout [`Trcqctlr`](crate::Trcqctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR0.QFILT == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCQCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCQCTLR;
+#[cfg(feature = "ete")]
 impl TRCQCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62581,14 +65495,19 @@ impl TRCQCTLR {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR10`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR10`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C10_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR10;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR10 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62669,14 +65588,19 @@ impl TRCRSCTLR10 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR11`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR11`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C11_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR11;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR11 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62757,14 +65681,19 @@ impl TRCRSCTLR11 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR12`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR12`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C12_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR12;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62845,14 +65774,19 @@ impl TRCRSCTLR12 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR13`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR13`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C13_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR13;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR13 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -62933,14 +65867,19 @@ impl TRCRSCTLR13 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR14`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR14`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C14_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR14;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR14 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63021,14 +65960,19 @@ impl TRCRSCTLR14 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR15`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR15`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C15_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR15;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR15 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63109,14 +66053,19 @@ impl TRCRSCTLR15 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR16`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR16`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C0_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR16;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR16 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63197,14 +66146,19 @@ impl TRCRSCTLR16 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR17`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR17`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C1_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR17;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR17 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63285,14 +66239,19 @@ impl TRCRSCTLR17 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR18`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR18`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C2_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR18;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR18 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63373,14 +66332,19 @@ impl TRCRSCTLR18 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR19`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR19`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C3_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR19;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR19 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63461,14 +66425,19 @@ impl TRCRSCTLR19 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR2`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C2_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR2;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63549,14 +66518,19 @@ impl TRCRSCTLR2 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR20`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR20`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C4_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR20;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR20 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63637,14 +66611,19 @@ impl TRCRSCTLR20 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR21`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR21`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C5_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR21;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR21 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63725,14 +66704,19 @@ impl TRCRSCTLR21 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR22`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR22`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C6_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR22;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR22 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63813,14 +66797,19 @@ impl TRCRSCTLR22 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR23`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR23`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C7_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR23;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR23 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63901,14 +66890,19 @@ impl TRCRSCTLR23 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR24`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR24`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C8_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR24;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR24 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -63989,14 +66983,19 @@ impl TRCRSCTLR24 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR25`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR25`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C9_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR25;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR25 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64077,14 +67076,19 @@ impl TRCRSCTLR25 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR26`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR26`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C10_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR26;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR26 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64165,14 +67169,19 @@ impl TRCRSCTLR26 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR27`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR27`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C11_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR27;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR27 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64253,14 +67262,19 @@ impl TRCRSCTLR27 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR28`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR28`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C12_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR28;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR28 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64341,14 +67355,19 @@ impl TRCRSCTLR28 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR29`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR29`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C13_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR29;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR29 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64429,14 +67448,19 @@ impl TRCRSCTLR29 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR3`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C3_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR3;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64517,14 +67541,19 @@ impl TRCRSCTLR3 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR30`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR30`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C14_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR30;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR30 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64605,14 +67634,19 @@ impl TRCRSCTLR30 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR31`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR31`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C15_1`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR31;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR31 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64693,14 +67727,19 @@ impl TRCRSCTLR31 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR4`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C4_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR4;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64781,14 +67820,19 @@ impl TRCRSCTLR4 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR5`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C5_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR5;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64869,14 +67913,19 @@ impl TRCRSCTLR5 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR6`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C6_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR6;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -64957,14 +68006,19 @@ impl TRCRSCTLR6 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR7`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C7_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR7;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65045,14 +68099,19 @@ impl TRCRSCTLR7 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR8`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR8`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C8_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR8;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR8 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65133,14 +68192,19 @@ impl TRCRSCTLR8 {
         Self::write(value);
     }
 }
-/// `TRCRSCTLR9`: Present when FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCRSCTLR9`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C9_0`, read/write, layout [`Trcrsctlr`](crate::Trcrsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (((UInt(TRCIDR4.NUMRSPAIR) + 1) * 2) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSCTLR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSCTLR9;
+#[cfg(feature = "ete")]
 impl TRCRSCTLR9 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65221,14 +68285,19 @@ impl TRCRSCTLR9 {
         Self::write(value);
     }
 }
-/// `TRCRSR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCRSR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C10_0`, read/write, layout [`Trcrsr`](crate::Trcrsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCRSR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCRSR;
+#[cfg(feature = "ete")]
 impl TRCRSR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65309,14 +68378,19 @@ impl TRCRSR {
         Self::write(value);
     }
 }
-/// `TRCSEQEVR0`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000').
+#[cfg(feature = "ete")]
+/// `TRCSEQEVR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C0_4`, read/write, layout [`Trcseqevr`](crate::Trcseqevr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSEQEVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSEQEVR0;
+#[cfg(feature = "ete")]
 impl TRCSEQEVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65397,14 +68471,19 @@ impl TRCSEQEVR0 {
         Self::write(value);
     }
 }
-/// `TRCSEQEVR1`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000').
+#[cfg(feature = "ete")]
+/// `TRCSEQEVR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C1_4`, read/write, layout [`Trcseqevr`](crate::Trcseqevr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSEQEVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSEQEVR1;
+#[cfg(feature = "ete")]
 impl TRCSEQEVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65485,14 +68564,19 @@ impl TRCSEQEVR1 {
         Self::write(value);
     }
 }
-/// `TRCSEQEVR2`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000').
+#[cfg(feature = "ete")]
+/// `TRCSEQEVR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C2_4`, read/write, layout [`Trcseqevr`](crate::Trcseqevr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSEQEVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSEQEVR2;
+#[cfg(feature = "ete")]
 impl TRCSEQEVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65573,14 +68657,19 @@ impl TRCSEQEVR2 {
         Self::write(value);
     }
 }
-/// `TRCSEQRSTEVR`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000').
+#[cfg(feature = "ete")]
+/// `TRCSEQRSTEVR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C6_4`, read/write, layout [`Trcseqrstevr`](crate::Trcseqrstevr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSEQRSTEVR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSEQRSTEVR;
+#[cfg(feature = "ete")]
 impl TRCSEQRSTEVR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65661,14 +68750,19 @@ impl TRCSEQRSTEVR {
         Self::write(value);
     }
 }
-/// `TRCSEQSTR`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000').
+#[cfg(feature = "ete")]
+/// `TRCSEQSTR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C7_4`, read/write, layout [`Trcseqstr`](crate::Trcseqstr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR5.NUMSEQSTATE != '000')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSEQSTR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSEQSTR;
+#[cfg(feature = "ete")]
 impl TRCSEQSTR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65749,14 +68843,19 @@ impl TRCSEQSTR {
         Self::write(value);
     }
 }
-/// `TRCSSCCR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCCR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C0_2`, read/write, layout [`Trcssccr`](crate::Trcssccr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCCR0;
+#[cfg(feature = "ete")]
 impl TRCSSCCR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65837,14 +68936,19 @@ impl TRCSSCCR0 {
         Self::write(value);
     }
 }
-/// `TRCSSCCR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCCR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C1_2`, read/write, layout [`Trcssccr`](crate::Trcssccr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCCR1;
+#[cfg(feature = "ete")]
 impl TRCSSCCR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -65925,14 +69029,19 @@ impl TRCSSCCR1 {
         Self::write(value);
     }
 }
-/// `TRCSSCCR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCCR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C2_2`, read/write, layout [`Trcssccr`](crate::Trcssccr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCCR2;
+#[cfg(feature = "ete")]
 impl TRCSSCCR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66013,14 +69122,19 @@ impl TRCSSCCR2 {
         Self::write(value);
     }
 }
-/// `TRCSSCCR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCCR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C3_2`, read/write, layout [`Trcssccr`](crate::Trcssccr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCCR3;
+#[cfg(feature = "ete")]
 impl TRCSSCCR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66101,14 +69215,19 @@ impl TRCSSCCR3 {
         Self::write(value);
     }
 }
-/// `TRCSSCCR4`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCCR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C4_2`, read/write, layout [`Trcssccr`](crate::Trcssccr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCCR4;
+#[cfg(feature = "ete")]
 impl TRCSSCCR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66189,14 +69308,19 @@ impl TRCSSCCR4 {
         Self::write(value);
     }
 }
-/// `TRCSSCCR5`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCCR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C5_2`, read/write, layout [`Trcssccr`](crate::Trcssccr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCCR5;
+#[cfg(feature = "ete")]
 impl TRCSSCCR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66277,14 +69401,19 @@ impl TRCSSCCR5 {
         Self::write(value);
     }
 }
-/// `TRCSSCCR6`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCCR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C6_2`, read/write, layout [`Trcssccr`](crate::Trcssccr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCCR6;
+#[cfg(feature = "ete")]
 impl TRCSSCCR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66365,14 +69494,19 @@ impl TRCSSCCR6 {
         Self::write(value);
     }
 }
-/// `TRCSSCCR7`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCCR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C7_2`, read/write, layout [`Trcssccr`](crate::Trcssccr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCCR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCCR7;
+#[cfg(feature = "ete")]
 impl TRCSSCCR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66453,14 +69587,19 @@ impl TRCSSCCR7 {
         Self::write(value);
     }
 }
-/// `TRCSSCSR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCSR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C8_2`, read/write, layout [`Trcsscsr`](crate::Trcsscsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCSR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCSR0;
+#[cfg(feature = "ete")]
 impl TRCSSCSR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66541,14 +69680,19 @@ impl TRCSSCSR0 {
         Self::write(value);
     }
 }
-/// `TRCSSCSR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCSR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C9_2`, read/write, layout [`Trcsscsr`](crate::Trcsscsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCSR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCSR1;
+#[cfg(feature = "ete")]
 impl TRCSSCSR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66629,14 +69773,19 @@ impl TRCSSCSR1 {
         Self::write(value);
     }
 }
-/// `TRCSSCSR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCSR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C10_2`, read/write, layout [`Trcsscsr`](crate::Trcsscsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCSR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCSR2;
+#[cfg(feature = "ete")]
 impl TRCSSCSR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66717,14 +69866,19 @@ impl TRCSSCSR2 {
         Self::write(value);
     }
 }
-/// `TRCSSCSR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCSR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C11_2`, read/write, layout [`Trcsscsr`](crate::Trcsscsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCSR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCSR3;
+#[cfg(feature = "ete")]
 impl TRCSSCSR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66805,14 +69959,19 @@ impl TRCSSCSR3 {
         Self::write(value);
     }
 }
-/// `TRCSSCSR4`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCSR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C12_2`, read/write, layout [`Trcsscsr`](crate::Trcsscsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCSR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCSR4;
+#[cfg(feature = "ete")]
 impl TRCSSCSR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66893,14 +70052,19 @@ impl TRCSSCSR4 {
         Self::write(value);
     }
 }
-/// `TRCSSCSR5`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCSR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C13_2`, read/write, layout [`Trcsscsr`](crate::Trcsscsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCSR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCSR5;
+#[cfg(feature = "ete")]
 impl TRCSSCSR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -66981,14 +70145,19 @@ impl TRCSSCSR5 {
         Self::write(value);
     }
 }
-/// `TRCSSCSR6`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCSR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C14_2`, read/write, layout [`Trcsscsr`](crate::Trcsscsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCSR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCSR6;
+#[cfg(feature = "ete")]
 impl TRCSSCSR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67069,14 +70238,19 @@ impl TRCSSCSR6 {
         Self::write(value);
     }
 }
-/// `TRCSSCSR7`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCSSCSR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C15_2`, read/write, layout [`Trcsscsr`](crate::Trcsscsr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSCSR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSCSR7;
+#[cfg(feature = "ete")]
 impl TRCSSCSR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67157,14 +70331,19 @@ impl TRCSSCSR7 {
         Self::write(value);
     }
 }
-/// `TRCSSPCICR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n) && (UInt(TRCIDR4.NUMPC) &gt; 0) && (TRCSSCSR&lt;n&gt;.PC == '1').
+#[cfg(feature = "ete")]
+/// `TRCSSPCICR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C0_3`, read/write, layout [`Trcsspcicr`](crate::Trcsspcicr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n) && (UInt(TRCIDR4.NUMPC) > 0) && (TRCSSCSR<n>.PC == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSPCICR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSPCICR0;
+#[cfg(feature = "ete")]
 impl TRCSSPCICR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67245,14 +70424,19 @@ impl TRCSSPCICR0 {
         Self::write(value);
     }
 }
-/// `TRCSSPCICR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n) && (UInt(TRCIDR4.NUMPC) &gt; 0) && (TRCSSCSR&lt;n&gt;.PC == '1').
+#[cfg(feature = "ete")]
+/// `TRCSSPCICR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C1_3`, read/write, layout [`Trcsspcicr`](crate::Trcsspcicr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n) && (UInt(TRCIDR4.NUMPC) > 0) && (TRCSSCSR<n>.PC == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSPCICR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSPCICR1;
+#[cfg(feature = "ete")]
 impl TRCSSPCICR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67333,14 +70517,19 @@ impl TRCSSPCICR1 {
         Self::write(value);
     }
 }
-/// `TRCSSPCICR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n) && (UInt(TRCIDR4.NUMPC) &gt; 0) && (TRCSSCSR&lt;n&gt;.PC == '1').
+#[cfg(feature = "ete")]
+/// `TRCSSPCICR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C2_3`, read/write, layout [`Trcsspcicr`](crate::Trcsspcicr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n) && (UInt(TRCIDR4.NUMPC) > 0) && (TRCSSCSR<n>.PC == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSPCICR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSPCICR2;
+#[cfg(feature = "ete")]
 impl TRCSSPCICR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67421,14 +70610,19 @@ impl TRCSSPCICR2 {
         Self::write(value);
     }
 }
-/// `TRCSSPCICR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n) && (UInt(TRCIDR4.NUMPC) &gt; 0) && (TRCSSCSR&lt;n&gt;.PC == '1').
+#[cfg(feature = "ete")]
+/// `TRCSSPCICR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C3_3`, read/write, layout [`Trcsspcicr`](crate::Trcsspcicr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n) && (UInt(TRCIDR4.NUMPC) > 0) && (TRCSSCSR<n>.PC == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSPCICR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSPCICR3;
+#[cfg(feature = "ete")]
 impl TRCSSPCICR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67509,14 +70703,19 @@ impl TRCSSPCICR3 {
         Self::write(value);
     }
 }
-/// `TRCSSPCICR4`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n) && (UInt(TRCIDR4.NUMPC) &gt; 0) && (TRCSSCSR&lt;n&gt;.PC == '1').
+#[cfg(feature = "ete")]
+/// `TRCSSPCICR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C4_3`, read/write, layout [`Trcsspcicr`](crate::Trcsspcicr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n) && (UInt(TRCIDR4.NUMPC) > 0) && (TRCSSCSR<n>.PC == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSPCICR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSPCICR4;
+#[cfg(feature = "ete")]
 impl TRCSSPCICR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67597,14 +70796,19 @@ impl TRCSSPCICR4 {
         Self::write(value);
     }
 }
-/// `TRCSSPCICR5`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n) && (UInt(TRCIDR4.NUMPC) &gt; 0) && (TRCSSCSR&lt;n&gt;.PC == '1').
+#[cfg(feature = "ete")]
+/// `TRCSSPCICR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C5_3`, read/write, layout [`Trcsspcicr`](crate::Trcsspcicr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n) && (UInt(TRCIDR4.NUMPC) > 0) && (TRCSSCSR<n>.PC == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSPCICR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSPCICR5;
+#[cfg(feature = "ete")]
 impl TRCSSPCICR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67685,14 +70889,19 @@ impl TRCSSPCICR5 {
         Self::write(value);
     }
 }
-/// `TRCSSPCICR6`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n) && (UInt(TRCIDR4.NUMPC) &gt; 0) && (TRCSSCSR&lt;n&gt;.PC == '1').
+#[cfg(feature = "ete")]
+/// `TRCSSPCICR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C6_3`, read/write, layout [`Trcsspcicr`](crate::Trcsspcicr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n) && (UInt(TRCIDR4.NUMPC) > 0) && (TRCSSCSR<n>.PC == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSPCICR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSPCICR6;
+#[cfg(feature = "ete")]
 impl TRCSSPCICR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67773,14 +70982,19 @@ impl TRCSSPCICR6 {
         Self::write(value);
     }
 }
-/// `TRCSSPCICR7`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) &gt; n) && (UInt(TRCIDR4.NUMPC) &gt; 0) && (TRCSSCSR&lt;n&gt;.PC == '1').
+#[cfg(feature = "ete")]
+/// `TRCSSPCICR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C1_C7_3`, read/write, layout [`Trcsspcicr`](crate::Trcsspcicr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMSSCC) > n) && (UInt(TRCIDR4.NUMPC) > 0) && (TRCSSCSR<n>.PC == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSSPCICR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSSPCICR7;
+#[cfg(feature = "ete")]
 impl TRCSSPCICR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67861,14 +71075,19 @@ impl TRCSSPCICR7 {
         Self::write(value);
     }
 }
-/// `TRCSTALLCTLR`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR3.STALLCTL == '1').
+#[cfg(feature = "ete")]
+/// `TRCSTALLCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C11_0`, read/write, layout [`Trcstallctlr`](crate::Trcstallctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR3.STALLCTL == '1')`.
 ///
 /// Source: Arm ARM DDI0487, TRCSTALLCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSTALLCTLR;
+#[cfg(feature = "ete")]
 impl TRCSTALLCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67949,14 +71168,19 @@ impl TRCSTALLCTLR {
         Self::write(value);
     }
 }
-/// `TRCSTATR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCSTATR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C3_0`, read-only, layout [`Trcstatr`](crate::Trcstatr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCSTATR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSTATR;
+#[cfg(feature = "ete")]
 impl TRCSTATR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -67996,14 +71220,19 @@ impl TRCSTATR {
         armreg_rt::Value::<crate::Trcstatr>::from_bits_retain(raw)
     }
 }
-/// `TRCSYNCPR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCSYNCPR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C13_0`, read/write, layout [`Trcsyncpr`](crate::Trcsyncpr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCSYNCPR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCSYNCPR;
+#[cfg(feature = "ete")]
 impl TRCSYNCPR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68084,14 +71313,19 @@ impl TRCSYNCPR {
         Self::write(value);
     }
 }
-/// `TRCTRACEIDR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCTRACEIDR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C0_1`, read/write, layout [`Trctraceidr`](crate::Trctraceidr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCTRACEIDR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCTRACEIDR;
+#[cfg(feature = "ete")]
 impl TRCTRACEIDR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68172,14 +71406,19 @@ impl TRCTRACEIDR {
         Self::write(value);
     }
 }
-/// `TRCTSCTLR`: Present when FEAT_ETE && FEAT_TRC_SR && (TRCIDR0.TSSIZE != '00000').
+#[cfg(feature = "ete")]
+/// `TRCTSCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C12_0`, read/write, layout [`Trctsctlr`](crate::Trctsctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (TRCIDR0.TSSIZE != '00000')`.
 ///
 /// Source: Arm ARM DDI0487, TRCTSCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCTSCTLR;
+#[cfg(feature = "ete")]
 impl TRCTSCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68260,14 +71499,19 @@ impl TRCTSCTLR {
         Self::write(value);
     }
 }
-/// `TRCVICTLR`: Present when FEAT_ETE && FEAT_TRC_SR.
+#[cfg(feature = "ete")]
+/// `TRCVICTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C0_2`, read/write, layout [`Trcvictlr`](crate::Trcvictlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR`.
 ///
 /// Source: Arm ARM DDI0487, TRCVICTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVICTLR;
+#[cfg(feature = "ete")]
 impl TRCVICTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68348,14 +71592,19 @@ impl TRCVICTLR {
         Self::write(value);
     }
 }
-/// `TRCVIIECTLR`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMACPAIRS) &gt; 0).
+#[cfg(feature = "ete")]
+/// `TRCVIIECTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C1_2`, read/write, layout [`Trcviiectlr`](crate::Trcviiectlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMACPAIRS) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVIIECTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVIIECTLR;
+#[cfg(feature = "ete")]
 impl TRCVIIECTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68436,14 +71685,19 @@ impl TRCVIIECTLR {
         Self::write(value);
     }
 }
-/// `TRCVIPCSSCTLR`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMPC) &gt; 0).
+#[cfg(feature = "ete")]
+/// `TRCVIPCSSCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C3_2`, read/write, layout [`Trcvipcssctlr`](crate::Trcvipcssctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMPC) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVIPCSSCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVIPCSSCTLR;
+#[cfg(feature = "ete")]
 impl TRCVIPCSSCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68524,14 +71778,19 @@ impl TRCVIPCSSCTLR {
         Self::write(value);
     }
 }
-/// `TRCVISSCTLR`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMACPAIRS) &gt; 0).
+#[cfg(feature = "ete")]
+/// `TRCVISSCTLR`:
 ///
 /// `MRS`/`MSR` `S2_1_C0_C2_2`, read/write, layout [`Trcvissctlr`](crate::Trcvissctlr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMACPAIRS) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVISSCTLR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVISSCTLR;
+#[cfg(feature = "ete")]
 impl TRCVISSCTLR {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68612,14 +71871,19 @@ impl TRCVISSCTLR {
         Self::write(value);
     }
 }
-/// `TRCVMIDCCTLR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; 0) && (UInt(TRCIDR2.VMIDSIZE) &gt; 0).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCCTLR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C2_2`, read/write, layout [`Trcvmidcctlr0`](crate::Trcvmidcctlr0).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > 0) && (UInt(TRCIDR2.VMIDSIZE) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCCTLR0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCCTLR0;
+#[cfg(feature = "ete")]
 impl TRCVMIDCCTLR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68700,14 +71964,19 @@ impl TRCVMIDCCTLR0 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCCTLR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; 4) && (UInt(TRCIDR2.VMIDSIZE) &gt; 0).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCCTLR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C3_2`, read/write, layout [`Trcvmidcctlr1`](crate::Trcvmidcctlr1).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > 4) && (UInt(TRCIDR2.VMIDSIZE) > 0)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCCTLR1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCCTLR1;
+#[cfg(feature = "ete")]
 impl TRCVMIDCCTLR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68788,14 +72057,19 @@ impl TRCVMIDCCTLR1 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCVR0`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCVR0`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C0_1`, read/write, layout [`Trcvmidcvr`](crate::Trcvmidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCVR0;
+#[cfg(feature = "ete")]
 impl TRCVMIDCVR0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68876,14 +72150,19 @@ impl TRCVMIDCVR0 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCVR1`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCVR1`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C2_1`, read/write, layout [`Trcvmidcvr`](crate::Trcvmidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCVR1;
+#[cfg(feature = "ete")]
 impl TRCVMIDCVR1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -68964,14 +72243,19 @@ impl TRCVMIDCVR1 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCVR2`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCVR2`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C4_1`, read/write, layout [`Trcvmidcvr`](crate::Trcvmidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCVR2;
+#[cfg(feature = "ete")]
 impl TRCVMIDCVR2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -69052,14 +72336,19 @@ impl TRCVMIDCVR2 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCVR3`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCVR3`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C6_1`, read/write, layout [`Trcvmidcvr`](crate::Trcvmidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCVR3;
+#[cfg(feature = "ete")]
 impl TRCVMIDCVR3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -69140,14 +72429,19 @@ impl TRCVMIDCVR3 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCVR4`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCVR4`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C8_1`, read/write, layout [`Trcvmidcvr`](crate::Trcvmidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCVR4;
+#[cfg(feature = "ete")]
 impl TRCVMIDCVR4 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -69228,14 +72522,19 @@ impl TRCVMIDCVR4 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCVR5`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCVR5`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C10_1`, read/write, layout [`Trcvmidcvr`](crate::Trcvmidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCVR5;
+#[cfg(feature = "ete")]
 impl TRCVMIDCVR5 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -69316,14 +72615,19 @@ impl TRCVMIDCVR5 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCVR6`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCVR6`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C12_1`, read/write, layout [`Trcvmidcvr`](crate::Trcvmidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCVR6;
+#[cfg(feature = "ete")]
 impl TRCVMIDCVR6 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -69404,14 +72708,19 @@ impl TRCVMIDCVR6 {
         Self::write(value);
     }
 }
-/// `TRCVMIDCVR7`: Present when FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) &gt; n).
+#[cfg(feature = "ete")]
+/// `TRCVMIDCVR7`:
 ///
 /// `MRS`/`MSR` `S2_1_C3_C14_1`, read/write, layout [`Trcvmidcvr`](crate::Trcvmidcvr).
+///
+/// Implemented when `FEAT_ETE && FEAT_TRC_SR && (UInt(TRCIDR4.NUMVMIDC) > n)`.
 ///
 /// Source: Arm ARM DDI0487, TRCVMIDCVR&lt;n&gt;
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ete` (in `all`, the default).
 pub struct TRCVMIDCVR7;
+#[cfg(feature = "ete")]
 impl TRCVMIDCVR7 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -69492,14 +72801,19 @@ impl TRCVMIDCVR7 {
         Self::write(value);
     }
 }
-/// `TRFCR_EL1`: Present when FEAT_TRF.
+#[cfg(feature = "trf")]
+/// `TRFCR_EL1`:
 ///
 /// `MRS`/`MSR` `S3_0_C1_C2_1`, read/write, layout [`TrfcrEl1`](crate::TrfcrEl1).
+///
+/// Implemented when `FEAT_TRF`.
 ///
 /// Source: Arm ARM DDI0487, TRFCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trf` (in `all`, the default).
 pub struct TRFCR_EL1;
+#[cfg(feature = "trf")]
 impl TRFCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -69580,14 +72894,19 @@ impl TRFCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "trf")]
 /// `TRFCR_EL12`: Another encoding of TRFCR_EL1: TRFCR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, TRFCR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C1_C2_1`, read/write, layout [`TrfcrEl1`](crate::TrfcrEl1).
 ///
+/// Implemented when `FEAT_TRF`.
+///
 /// Source: Arm ARM DDI0487, TRFCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trf` (in `all`, the default).
 pub struct TRFCR_EL12;
+#[cfg(feature = "trf")]
 impl TRFCR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -69668,14 +72987,19 @@ impl TRFCR_EL12 {
         Self::write(value);
     }
 }
-/// `TRFCR_EL2`: Present when FEAT_TRF.
+#[cfg(feature = "trf")]
+/// `TRFCR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C1_C2_1`, read/write, layout [`TrfcrEl2`](crate::TrfcrEl2).
+///
+/// Implemented when `FEAT_TRF`.
 ///
 /// Source: Arm ARM DDI0487, TRFCR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `trf` (in `all`, the default).
 pub struct TRFCR_EL2;
+#[cfg(feature = "trf")]
 impl TRFCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -70106,6 +73430,8 @@ impl TTBR0_EL2_E2H {
 ///
 /// `MRS`/`MSR` `S3_6_C2_C0_0`, read/write, layout [`TtbrNoasid`](crate::TtbrNoasid).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, TTBR0_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70193,6 +73519,8 @@ impl TTBR0_EL3 {
 /// `TTBR0_EL3_D1280`: TTBR0_EL3 when !FEAT_D128 || (TCR_EL3.D128 == '0'): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_6_C2_C0_0`, read/write, layout [`Ttbr0El3D1280`](crate::Ttbr0El3D1280).
+///
+/// Implemented when `HaveEL(EL3)`.
 ///
 /// A view of [`TTBR0_EL3`]: the same encoding, with the layout that applies when !FEAT_D128 || (TCR_EL3.D128 == '0').
 ///
@@ -70452,14 +73780,19 @@ impl TTBR1_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "vhe")]
 /// `TTBR1_EL2`: Translation Table Base Register 1 (EL2): upper VA range of the EL2&0 regime (FEAT_VHE)
 ///
 /// `MRS`/`MSR` `S3_4_C2_C0_1`, read/write, layout [`Ttbr`](crate::Ttbr).
 ///
+/// Implemented when `FEAT_VHE`.
+///
 /// Source: Arm ARM DDI0487, TTBR1_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `vhe` (in `all`, the default).
 pub struct TTBR1_EL2;
+#[cfg(feature = "vhe")]
 impl TTBR1_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -70536,14 +73869,19 @@ impl TTBR1_EL2 {
         Self::write(value);
     }
 }
-/// `UAO`: Present when FEAT_UAO.
+#[cfg(feature = "uao")]
+/// `UAO`:
 ///
 /// `MRS`/`MSR` `S3_0_C4_C2_4`, read/write, layout [`Uao`](crate::Uao).
+///
+/// Implemented when `FEAT_UAO`.
 ///
 /// Source: Arm ARM DDI0487, UAO
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `uao` (in `all`, the default).
 pub struct UAO;
+#[cfg(feature = "uao")]
 impl UAO {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -70879,6 +74217,8 @@ impl VBAR_EL2 {
 ///
 /// `MRS`/`MSR` `S3_6_C12_C0_0`, read/write, layout [`Vbar`](crate::Vbar).
 ///
+/// Implemented when `HaveEL(EL3)`.
+///
 /// Source: Arm ARM DDI0487, VBAR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70959,14 +74299,19 @@ impl VBAR_EL3 {
         Self::write(value);
     }
 }
-/// `VDISR_EL2`: Present when FEAT_RAS. Arm's data gives 3 layouts; this is the one when !ELUsingAArch32(EL1).
+#[cfg(feature = "ras")]
+/// `VDISR_EL2`: Arm's data gives 3 layouts; this is the one when !ELUsingAArch32(EL1).
 ///
 /// `MRS`/`MSR` `S3_4_C12_C1_1`, read/write, layout [`VdisrEl2`](crate::VdisrEl2).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, VDISR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct VDISR_EL2;
+#[cfg(feature = "ras")]
 impl VDISR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71047,16 +74392,21 @@ impl VDISR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "ras")]
 /// `VDISR_EL2_LPAE0`: VDISR_EL2 when ELUsingAArch32(EL1) && (VDISR_EL2.LPAE == '0'): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C12_C1_1`, read/write, layout [`VdisrEl2Lpae0`](crate::VdisrEl2Lpae0).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// A view of [`VDISR_EL2`]: the same encoding, with the layout that applies when ELUsingAArch32(EL1) && (VDISR_EL2.LPAE == '0').
 ///
 /// Source: Arm ARM DDI0487, VDISR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct VDISR_EL2_LPAE0;
+#[cfg(feature = "ras")]
 impl VDISR_EL2_LPAE0 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71137,16 +74487,21 @@ impl VDISR_EL2_LPAE0 {
         Self::write(value);
     }
 }
+#[cfg(feature = "ras")]
 /// `VDISR_EL2_LPAE1`: VDISR_EL2 when ELUsingAArch32(EL1) && (VDISR_EL2.LPAE == '1'): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C12_C1_1`, read/write, layout [`VdisrEl2Lpae1`](crate::VdisrEl2Lpae1).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// A view of [`VDISR_EL2`]: the same encoding, with the layout that applies when ELUsingAArch32(EL1) && (VDISR_EL2.LPAE == '1').
 ///
 /// Source: Arm ARM DDI0487, VDISR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct VDISR_EL2_LPAE1;
+#[cfg(feature = "ras")]
 impl VDISR_EL2_LPAE1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71227,14 +74582,19 @@ impl VDISR_EL2_LPAE1 {
         Self::write(value);
     }
 }
-/// `VDISR_EL3`: Present when FEAT_E3DSE.
+#[cfg(feature = "e3dse")]
+/// `VDISR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C12_C1_1`, read/write, layout [`VdisrEl3`](crate::VdisrEl3).
+///
+/// Implemented when `FEAT_E3DSE`.
 ///
 /// Source: Arm ARM DDI0487, VDISR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `e3dse` (in `all`, the default).
 pub struct VDISR_EL3;
+#[cfg(feature = "e3dse")]
 impl VDISR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71315,14 +74675,19 @@ impl VDISR_EL3 {
         Self::write(value);
     }
 }
-/// `VMECID_A_EL2`: Present when FEAT_MEC.
+#[cfg(feature = "mec")]
+/// `VMECID_A_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C9_1`, read/write, layout [`VmecidAEl2`](crate::VmecidAEl2).
+///
+/// Implemented when `FEAT_MEC`.
 ///
 /// Source: Arm ARM DDI0487, VMECID_A_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mec` (in `all`, the default).
 pub struct VMECID_A_EL2;
+#[cfg(feature = "mec")]
 impl VMECID_A_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71403,14 +74768,19 @@ impl VMECID_A_EL2 {
         Self::write(value);
     }
 }
-/// `VMECID_P_EL2`: Present when FEAT_MEC.
+#[cfg(feature = "mec")]
+/// `VMECID_P_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C10_C9_0`, read/write, layout [`VmecidPEl2`](crate::VmecidPEl2).
+///
+/// Implemented when `FEAT_MEC`.
 ///
 /// Source: Arm ARM DDI0487, VMECID_P_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `mec` (in `all`, the default).
 pub struct VMECID_P_EL2;
+#[cfg(feature = "mec")]
 impl VMECID_P_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71579,14 +74949,19 @@ impl VMPIDR_EL2 {
         Self::write(value);
     }
 }
-/// `VNCR_EL2`: Present when FEAT_NV2.
+#[cfg(feature = "nv2")]
+/// `VNCR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C2_C2_0`, read/write, layout [`VncrEl2`](crate::VncrEl2).
+///
+/// Implemented when `FEAT_NV2`.
 ///
 /// Source: Arm ARM DDI0487, VNCR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `nv2` (in `all`, the default).
 pub struct VNCR_EL2;
+#[cfg(feature = "nv2")]
 impl VNCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71751,14 +75126,19 @@ impl VPIDR_EL2 {
         Self::write(value);
     }
 }
-/// `VSESR_EL2`: Present when FEAT_RAS. Arm's data gives 2 layouts; this is the one when ELUsingAArch32(EL1).
+#[cfg(feature = "ras")]
+/// `VSESR_EL2`: Arm's data gives 2 layouts; this is the one when ELUsingAArch32(EL1).
 ///
 /// `MRS`/`MSR` `S3_4_C5_C2_3`, read/write, layout [`VsesrEl2`](crate::VsesrEl2).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// Source: Arm ARM DDI0487, VSESR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct VSESR_EL2;
+#[cfg(feature = "ras")]
 impl VSESR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71839,16 +75219,21 @@ impl VSESR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "ras")]
 /// `VSESR_EL2_VIEW`: VSESR_EL2 when !ELUsingAArch32(EL1): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C5_C2_3`, read/write, layout [`VsesrEl2View`](crate::VsesrEl2View).
+///
+/// Implemented when `FEAT_RAS`.
 ///
 /// A view of [`VSESR_EL2`]: the same encoding, with the layout that applies when !ELUsingAArch32(EL1).
 ///
 /// Source: Arm ARM DDI0487, VSESR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `ras` (in `all`, the default).
 pub struct VSESR_EL2_VIEW;
+#[cfg(feature = "ras")]
 impl VSESR_EL2_VIEW {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -71929,14 +75314,19 @@ impl VSESR_EL2_VIEW {
         Self::write(value);
     }
 }
-/// `VSESR_EL3`: Present when FEAT_E3DSE.
+#[cfg(feature = "e3dse")]
+/// `VSESR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C5_C2_3`, read/write, layout [`VsesrEl3`](crate::VsesrEl3).
+///
+/// Implemented when `FEAT_E3DSE`.
 ///
 /// Source: Arm ARM DDI0487, VSESR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `e3dse` (in `all`, the default).
 pub struct VSESR_EL3;
+#[cfg(feature = "e3dse")]
 impl VSESR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -72017,14 +75407,19 @@ impl VSESR_EL3 {
         Self::write(value);
     }
 }
-/// `VSTCR_EL2`: Present when FEAT_SEL2.
+#[cfg(feature = "sel2")]
+/// `VSTCR_EL2`:
 ///
 /// `MRS`/`MSR` `S3_4_C2_C6_2`, read/write, layout [`VstcrEl2`](crate::VstcrEl2).
+///
+/// Implemented when `FEAT_SEL2`.
 ///
 /// Source: Arm ARM DDI0487, VSTCR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct VSTCR_EL2;
+#[cfg(feature = "sel2")]
 impl VSTCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -72105,14 +75500,19 @@ impl VSTCR_EL2 {
         Self::write(value);
     }
 }
-/// `VSTTBR_EL2`: Present when FEAT_SEL2. Arm's data gives 2 layouts; this is the one when FEAT_D128 && (VTCR_EL2.D128 == '1').
+#[cfg(feature = "sel2")]
+/// `VSTTBR_EL2`: Arm's data gives 2 layouts; this is the one when FEAT_D128 && (VTCR_EL2.D128 == '1').
 ///
 /// `MRS`/`MSR` `S3_4_C2_C6_0`, read/write, layout [`VsttbrEl2`](crate::VsttbrEl2).
+///
+/// Implemented when `FEAT_SEL2`.
 ///
 /// Source: Arm ARM DDI0487, VSTTBR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct VSTTBR_EL2;
+#[cfg(feature = "sel2")]
 impl VSTTBR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -72193,16 +75593,21 @@ impl VSTTBR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sel2")]
 /// `VSTTBR_EL2_D1280`: VSTTBR_EL2 when !FEAT_D128 || (VTCR_EL2.D128 == '0'): Arm's data gives it this layout.
 ///
 /// `MRS`/`MSR` `S3_4_C2_C6_0`, read/write, layout [`VsttbrEl2D1280`](crate::VsttbrEl2D1280).
+///
+/// Implemented when `FEAT_SEL2`.
 ///
 /// A view of [`VSTTBR_EL2`]: the same encoding, with the layout that applies when !FEAT_D128 || (VTCR_EL2.D128 == '0').
 ///
 /// Source: Arm ARM DDI0487, VSTTBR_EL2
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sel2` (in `all`, the default).
 pub struct VSTTBR_EL2_D1280;
+#[cfg(feature = "sel2")]
 impl VSTTBR_EL2_D1280 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -72451,14 +75856,19 @@ impl VTTBR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sve")]
 /// `ZCR_EL1`: SVE Control Register (EL1): effective SVE vector length at EL1 and EL0
 ///
 /// `MRS`/`MSR` `S3_0_C1_C2_0`, read/write, layout [`Zcr`](crate::Zcr).
 ///
+/// Implemented when `FEAT_SVE`.
+///
 /// Source: Arm ARM DDI0487, ZCR_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sve` (in `all`, the default).
 pub struct ZCR_EL1;
+#[cfg(feature = "sve")]
 impl ZCR_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -72535,14 +75945,19 @@ impl ZCR_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sve")]
 /// `ZCR_EL12`: ZCR_EL1 accessed from EL2 when HCR_EL2.E2H is 1
 ///
 /// `MRS`/`MSR` `S3_5_C1_C2_0`, read/write, layout [`Zcr`](crate::Zcr).
 ///
+/// Implemented when `FEAT_SVE`.
+///
 /// Source: Arm ARM DDI0487, ZCR_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sve` (in `all`, the default).
 pub struct ZCR_EL12;
+#[cfg(feature = "sve")]
 impl ZCR_EL12 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -72619,14 +76034,19 @@ impl ZCR_EL12 {
         Self::write(value);
     }
 }
+#[cfg(feature = "sve")]
 /// `ZCR_EL2`: SVE Control Register (EL2): effective SVE vector length at EL2 and below
 ///
 /// `MRS`/`MSR` `S3_4_C1_C2_0`, read/write, layout [`Zcr`](crate::Zcr).
 ///
+/// Implemented when `FEAT_SVE`.
+///
 /// Source: Arm ARM DDI0487, ZCR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sve` (in `all`, the default).
 pub struct ZCR_EL2;
+#[cfg(feature = "sve")]
 impl ZCR_EL2 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -72703,14 +76123,19 @@ impl ZCR_EL2 {
         Self::write(value);
     }
 }
-/// `ZCR_EL3`: Present when FEAT_SVE.
+#[cfg(feature = "sve")]
+/// `ZCR_EL3`:
 ///
 /// `MRS`/`MSR` `S3_6_C1_C2_0`, read/write, layout [`ZcrEl3`](crate::ZcrEl3).
+///
+/// Implemented when `FEAT_SVE`.
 ///
 /// Source: Arm ARM DDI0487, ZCR_EL3
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `sve` (in `all`, the default).
 pub struct ZCR_EL3;
+#[cfg(feature = "sve")]
 impl ZCR_EL3 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {

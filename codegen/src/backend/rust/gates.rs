@@ -34,8 +34,11 @@ const RESERVED: [&str; 3] = ["default", "all", "model"];
 pub(super) struct Gates {
     pub gating: Gating,
     /// Per block, in the device's order: its feature, which also names its module files (a
-    /// block a cluster places has the feature of the top-level block it is reached from).
+    /// block a cluster places has the feature of the top-level block it is reached from); then
+    /// the features of the system registers' families (`families`).
     pub features: Vec<String>,
+    /// The families of system registers behind a feature, after the blocks in `features`.
+    pub families: Vec<String>,
     /// Per block: the top-level block it is reached from (itself for a top-level one).
     pub tops: Vec<usize>,
     /// The layouts, grouped by the blocks that use them, in order of their first layout.
@@ -74,7 +77,13 @@ impl Gates {
     pub(super) fn of(device: &Device, plan: &Plan<'_>, gating: Gating) -> Gates {
         let tops = device.block_tops();
         let own = block_features(device);
-        let features: Vec<String> = tops.iter().map(|&t| own[t].clone()).collect();
+        let mut features: Vec<String> = tops.iter().map(|&t| own[t].clone()).collect();
+        let families = families(device, &own);
+        let first_family = features.len();
+        features.extend(families.iter().cloned());
+        let family_index = |r: &crate::ir::SysReg| {
+            family(r, &own).and_then(|f| families.iter().position(|x| *x == f))
+        };
         let index: HashMap<&str, usize> = device
             .layouts
             .iter()
@@ -83,9 +92,17 @@ impl Gates {
             .collect();
         // Per layout: the blocks using it, or `None` once something always compiled uses it.
         let mut users: Vec<Option<BTreeSet<usize>>> = vec![Some(BTreeSet::new()); index.len()];
-        for s in &device.sysregs {
+        // A register of a family compiles its layout with the family's feature; any other, always.
+        for s in device.sysregs.iter().filter(|s| family_index(s).is_none()) {
             if let Some(&i) = index.get(s.layout.name.as_str()) {
                 users[i] = None;
+            }
+        }
+        for s in &device.sysregs {
+            if let (Some(f), Some(&i)) = (family_index(s), index.get(s.layout.name.as_str())) {
+                if let Some(set) = &mut users[i] {
+                    set.insert(first_family + f);
+                }
             }
         }
         // The event set names the layout of its event-type register (`crate::Layout`): always
@@ -131,9 +148,22 @@ impl Gates {
         Gates {
             gating,
             features,
+            families,
             tops,
             groups,
         }
+    }
+
+    /// The attribute that compiles system register `reg` only with its family's feature, with
+    /// its line break; empty for a register always compiled, and without gating.
+    pub(super) fn sysreg_cfg(&self, reg: &crate::ir::SysReg, device: &Device) -> Option<String> {
+        if self.gating == Gating::None {
+            return None;
+        }
+        let f = family(reg, &block_features(device))?;
+        self.families
+            .contains(&f)
+            .then(|| format!("feature = \"{f}\""))
     }
 
     /// The top-level blocks, by index: those with a feature of their own.
@@ -182,6 +212,47 @@ pub(super) fn instance_features(device: &Device) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The family of a system register, named after the architecture feature that gates it
+/// (`pmuv3` for FEAT_PMUv3, the first feature its condition names), or `aarch32` for every AArch32
+/// register: a firmware enables the families it uses. A register without a feature condition has
+/// none and is always compiled. A family named like a block or a crate feature takes `_regs`.
+pub(super) fn family(reg: &crate::ir::SysReg, blocks: &[String]) -> Option<String> {
+    let name = if matches!(reg.path, crate::ir::SysRegPath::A64 { .. }) {
+        let condition = reg.condition.as_ref()?;
+        let feature = *condition.features().first()?;
+        let stem = feature.strip_prefix("FEAT_").unwrap_or(feature);
+        stem.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    } else {
+        "aarch32".to_string()
+    };
+    let taken = RESERVED.contains(&name.as_str())
+        || blocks.contains(&name)
+        || ["defmt", "rt", "cortex-m", "critical-section"].contains(&name.as_str());
+    Some(if taken { format!("{name}_regs") } else { name })
+}
+
+/// The families of the device's system registers, sorted; none for a device without any
+/// feature condition (then nothing about its system registers is gated).
+fn families(device: &Device, blocks: &[String]) -> Vec<String> {
+    if !device.sysregs.iter().any(|r| r.condition.is_some()) {
+        return Vec::new();
+    }
+    let set: BTreeSet<String> = device
+        .sysregs
+        .iter()
+        .filter_map(|r| family(r, blocks))
+        .collect();
+    set.into_iter().collect()
 }
 
 /// Each block's feature: its name in snake case (`io_bank0`), `_block` added to a name the

@@ -93,6 +93,7 @@ pub fn generate(
     )?;
     let extra = package::Extra {
         blocks: modules.features.clone(),
+        families: modules.families.clone(),
         models: outputs.models && !device.blocks.is_empty(),
         headers: outputs.c_headers,
         rt,
@@ -278,6 +279,8 @@ struct ModuleFiles {
     reexports: Vec<&'static str>,
     /// Each block's cargo feature, in the device's order.
     features: Vec<String>,
+    /// The features of the system registers' families (`gates::family`).
+    families: Vec<String>,
 }
 
 /// Every module file of the crate and its public modules. A crate with memory-mapped blocks has
@@ -327,6 +330,7 @@ fn module_files(
             .top_blocks()
             .map(|b| gates.features[b].clone())
             .collect(),
+        families: gates.families.clone(),
     })
 }
 
@@ -356,7 +360,7 @@ fn layout_modules(
     if device.layouts.is_empty() {
         return Vec::new();
     }
-    if device.blocks.is_empty() {
+    if device.blocks.is_empty() && gates.families.is_empty() {
         let head = format!("{banner}{}", header(DOC, Holds::Layouts));
         return vec![File {
             path: "src/layouts.rs".to_string(),
@@ -374,7 +378,12 @@ fn layout_modules(
                 root_head.push_str(&format!("{cfg}mod {m};\n{cfg}pub use self::{m}::*;\n"));
                 let blocks: Vec<String> = users
                     .iter()
-                    .map(|&b| doc::code(&device.blocks[b].name))
+                    .map(|&b| match device.blocks.get(b) {
+                        Some(block) => doc::code(&block.name),
+                        None => {
+                            format!("the registers of feature {}", doc::code(&gates.features[b]))
+                        }
+                    })
                     .collect();
                 let doc = format!(
                     "The layouts only {} use{}, compiled with {} feature.",
@@ -541,7 +550,8 @@ fn rest_of_crate(
             });
             Ok(())
         };
-    let a64 = sysreg::sysregs(device, State::AArch64);
+    let cfg = |r: &crate::ir::SysReg| gates.sysreg_cfg(r, device);
+    let a64 = sysreg::sysregs(device, State::AArch64, &cfg);
     if !a64.is_empty() {
         push(
             files,
@@ -551,7 +561,7 @@ fn rest_of_crate(
         )?;
         modules.push(("aarch64", "AArch64 system registers."));
     }
-    let a32 = sysreg::sysregs(device, State::AArch32);
+    let a32 = sysreg::sysregs(device, State::AArch32, &cfg);
     if !a32.is_empty() {
         push(
             files,

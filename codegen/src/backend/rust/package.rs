@@ -114,18 +114,23 @@ pmu-macros = {{ macros }}
 cortex-m = { version = "0.7.7", optional = true }
 cortex-m-rt = { version = "0.7.5", optional = true }
 {%- endif %}
-{%- if blocks or features or models or values or peripherals or rt %}
+{%- if blocks or families or features or models or values or peripherals or rt %}
 
 [features]
 {%- endif %}
-{%- if blocks %}
-# One feature per memory-mapped block: a build compiles only the blocks it names, and the layouts
-# they use. `all` (the default) names every one; a firmware that uses a few turns the default off
-# and names them.
+{%- if blocks or families %}
+# One feature per memory-mapped block{% if families %} and per family of system registers (named
+# after the architecture feature that gates them: `pmuv3` for FEAT_PMUv3; `aarch32` for every
+# AArch32 register; a register with no feature condition is always compiled){% endif %}: a build
+# compiles only what it names, and the layouts used. `all` (the default) names every one; a
+# firmware that uses a few turns the default off and names them.
 default = ["all"]
 all = [{{ all_blocks | join(", ") }}]
 {%- for block in blocks %}
 {{ block }} = []
+{%- endfor %}
+{%- for family in families %}
+{{ family }} = []
 {%- endfor %}
 {%- if instances %}
 # An instance of a block that another instance names: its own feature selects the block.
@@ -177,6 +182,8 @@ unsafe_op_in_unsafe_fn = "deny"
 pub struct Extra {
     /// Each memory-mapped block's feature, in the device's order.
     pub blocks: Vec<String>,
+    /// The features of the system registers' families (`gates::family`).
+    pub families: Vec<String>,
     /// Whether the crate has the blocks' behavioural models (feature `model`).
     pub models: bool,
     /// Whether the crate has C headers in `include/`.
@@ -344,11 +351,17 @@ fn cargo_toml(
             peripherals => !device.instances.is_empty(),
             rt => extra.rt,
             blocks => &extra.blocks,
+            families => &extra.families,
             instances => super::gates::instance_features(device)
                 .into_iter()
                 .map(|(i, b)| (i, toml_string(&b)))
                 .collect::<Vec<_>>(),
-            all_blocks => extra.blocks.iter().map(|b| toml_string(b)).collect::<Vec<_>>(),
+            all_blocks => extra
+                .blocks
+                .iter()
+                .chain(&extra.families)
+                .map(|b| toml_string(b))
+                .collect::<Vec<_>>(),
             models => extra.models,
             headers => extra.headers,
             features => features,

@@ -11,14 +11,63 @@ use super::tokens::{ident, unsuffixed};
 use crate::ir::{Device, Layout, RegAccess, SysReg, SysRegPath};
 use crate::names::Case;
 
-/// Tokens for every system register of `device` in `state`.
-pub fn sysregs(device: &Device, state: State) -> TokenStream {
+/// Tokens for every system register of `device` in `state`; `cfg` gives the condition a
+/// register's items are compiled under (its family's feature), if any.
+pub fn sysregs(
+    device: &Device,
+    state: State,
+    cfg: &dyn Fn(&SysReg) -> Option<String>,
+) -> TokenStream {
     device
         .sysregs
         .iter()
         .filter(|r| state_of(r.path) == state)
-        .filter_map(|r| device.layout(&r.layout.name).map(|l| sysreg(r, l)))
+        .filter_map(|r| {
+            let layout = device.layout(&r.layout.name)?;
+            let tokens = sysreg(r, layout);
+            Some(match cfg(r) {
+                Some(condition) => gated(tokens, &condition),
+                None => tokens,
+            })
+        })
         .collect()
+}
+
+/// Every item of `tokens` under `#[cfg(condition)]`, the first (the register's type) saying so
+/// in its documentation.
+fn gated(tokens: TokenStream, condition: &str) -> TokenStream {
+    let Ok(mut file) = syn::parse2::<syn::File>(tokens.clone()) else {
+        return tokens;
+    };
+    let Ok(cfg) = syn::parse_str::<TokenStream>(condition) else {
+        return tokens;
+    };
+    let feature = condition
+        .trim_start_matches("feature = ")
+        .trim_matches('"')
+        .to_string();
+    let note = format!(" Compiled with the cargo feature `{feature}` (in `all`, the default).");
+    for (i, item) in file.items.iter_mut().enumerate() {
+        let attrs = match item {
+            syn::Item::Struct(s) => &mut s.attrs,
+            syn::Item::Impl(x) => &mut x.attrs,
+            syn::Item::Const(x) => &mut x.attrs,
+            syn::Item::Type(x) => &mut x.attrs,
+            syn::Item::Fn(x) => &mut x.attrs,
+            syn::Item::Mod(x) => &mut x.attrs,
+            syn::Item::Use(x) => &mut x.attrs,
+            syn::Item::Enum(x) => &mut x.attrs,
+            syn::Item::Trait(x) => &mut x.attrs,
+            syn::Item::Static(x) => &mut x.attrs,
+            _ => continue,
+        };
+        attrs.insert(0, syn::parse_quote!(#[cfg(#cfg)]));
+        if i == 0 {
+            attrs.push(syn::parse_quote!(#[doc = ""]));
+            attrs.push(syn::parse_quote!(#[doc = #note]));
+        }
+    }
+    quote!(#file)
 }
 
 /// The instruction text and operands that read or write one encoding.
@@ -177,6 +226,9 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
             type_name(layout)
         )),
         array,
+        reg.condition
+            .as_ref()
+            .map(|c| format!("Implemented when {}.", doc::code(&c.to_string()))),
         crate::backend::side_effects::register_note(
             crate::backend::side_effects::Reach::of(&reg.access, None, layout),
             layout,

@@ -129,7 +129,7 @@ pub fn lower_view_of(entry: &Entry, path: &str, of: &str, at: &Located, out: &mu
                 target.name, entry.name
             ),
         }),
-        doc: condition.as_ref().map(|c| format!("Present when {c}.")),
+        doc: None,
         condition,
         source: Some(format!("Arm ARM DDI0487, {}", entry.name)),
         pos,
@@ -286,7 +286,7 @@ pub fn lower(entry: &Entry, path: &str, at: &Located, out: &mut Lowering) {
         out,
     );
     out.device.layouts.push(layout);
-    let doc = register_doc(entry, register_condition.as_ref(), fieldset);
+    let doc = register_doc(entry, fieldset);
     let source = Some(format!("Arm ARM DDI0487, {}", entry.name));
     let sysreg = |name: String, path: SysRegPath, count: Option<u32>| SysReg {
         name,
@@ -449,7 +449,7 @@ fn operation(
         access,
         count: None,
         view: None,
-        doc: condition.as_ref().map(|c| format!("Present when {c}.")),
+        doc: None,
         condition,
         source: Some(format!("Arm ARM DDI0487, {}", entry.name)),
         pos,
@@ -575,15 +575,10 @@ fn layout(
     }
 }
 
-fn register_doc(
-    entry: &Entry,
-    condition: Option<&Condition>,
-    fieldset: &Fieldset,
-) -> Option<String> {
+/// What the data says of the register beyond its fields: how many layouts it has. (Its condition
+/// is the IR's, which the backends state.)
+fn register_doc(entry: &Entry, fieldset: &Fieldset) -> Option<String> {
     let mut doc = String::new();
-    if let Some(c) = condition {
-        doc.push_str(&format!("Present when {c}."));
-    }
     let others = entry.fieldsets.len() - 1;
     if others > 0 {
         let when = fieldset

@@ -8,121 +8,121 @@
 #include <stdint.h>
 #include "layouts.h"
 
-/* ACTLR: MRC/MCR p15, 0, c1, c0, 1, read/write, layout ACTLR_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ACTLR */
+/* ACTLR: MRC/MCR p15, 0, c1, c0, 1, read/write, layout ACTLR_ARM. Source: Arm ARM DDI0487, ACTLR */
 #define AARCH64_SYSREGS_ACTLR_ENCODING "p15, 0, c1, c0, 1"
-/* ACTLR2: MRC/MCR p15, 0, c1, c0, 3, read/write, layout ACTLR2. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ACTLR2 */
+/* ACTLR2: MRC/MCR p15, 0, c1, c0, 3, read/write, layout ACTLR2. Source: Arm ARM DDI0487, ACTLR2 */
 #define AARCH64_SYSREGS_ACTLR2_ENCODING "p15, 0, c1, c0, 3"
-/* ADFSR: MRC/MCR p15, 0, c5, c1, 0, read/write, layout ADFSR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ADFSR */
+/* ADFSR: MRC/MCR p15, 0, c5, c1, 0, read/write, layout ADFSR. Source: Arm ARM DDI0487, ADFSR */
 #define AARCH64_SYSREGS_ADFSR_ENCODING "p15, 0, c5, c1, 0"
-/* AIDR: MRC/MCR p15, 1, c0, c0, 7, read-only, layout AIDR_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, AIDR */
+/* AIDR: MRC/MCR p15, 1, c0, c0, 7, read-only, layout AIDR_ARM. Source: Arm ARM DDI0487, AIDR */
 #define AARCH64_SYSREGS_AIDR_ENCODING "p15, 1, c0, c0, 7"
-/* AIFSR: MRC/MCR p15, 0, c5, c1, 1, read/write, layout AIFSR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, AIFSR */
+/* AIFSR: MRC/MCR p15, 0, c5, c1, 1, read/write, layout AIFSR. Source: Arm ARM DDI0487, AIFSR */
 #define AARCH64_SYSREGS_AIFSR_ENCODING "p15, 0, c5, c1, 1"
-/* AMAIR0: MRC/MCR p15, 0, c10, c3, 0, read/write, layout AMAIR0. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, AMAIR0 */
+/* AMAIR0: MRC/MCR p15, 0, c10, c3, 0, read/write, layout AMAIR0. Source: Arm ARM DDI0487, AMAIR0 */
 #define AARCH64_SYSREGS_AMAIR0_ENCODING "p15, 0, c10, c3, 0"
-/* AMAIR1: MRC/MCR p15, 0, c10, c3, 1, read/write, layout AMAIR1. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, AMAIR1 */
+/* AMAIR1: MRC/MCR p15, 0, c10, c3, 1, read/write, layout AMAIR1. Source: Arm ARM DDI0487, AMAIR1 */
 #define AARCH64_SYSREGS_AMAIR1_ENCODING "p15, 0, c10, c3, 1"
-/* AMCFGR: MRC/MCR p15, 0, c13, c2, 1, read-only, layout AMCFGR. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMCFGR */
+/* AMCFGR: MRC/MCR p15, 0, c13, c2, 1, read-only, layout AMCFGR. Source: Arm ARM DDI0487, AMCFGR */
 #define AARCH64_SYSREGS_AMCFGR_ENCODING "p15, 0, c13, c2, 1"
-/* AMCGCR: MRC/MCR p15, 0, c13, c2, 2, read-only, layout AMCGCR. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMCGCR */
+/* AMCGCR: MRC/MCR p15, 0, c13, c2, 2, read-only, layout AMCGCR. Source: Arm ARM DDI0487, AMCGCR */
 #define AARCH64_SYSREGS_AMCGCR_ENCODING "p15, 0, c13, c2, 2"
-/* AMCNTENCLR0: MRC/MCR p15, 0, c13, c2, 4, read/write, layout AMCNTENCLR0. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMCNTENCLR0 */
+/* AMCNTENCLR0: MRC/MCR p15, 0, c13, c2, 4, read/write, layout AMCNTENCLR0. Source: Arm ARM DDI0487, AMCNTENCLR0 */
 #define AARCH64_SYSREGS_AMCNTENCLR0_ENCODING "p15, 0, c13, c2, 4"
-/* AMCNTENCLR1: MRC/MCR p15, 0, c13, c3, 0, read/write, layout AMCNTENCLR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMCNTENCLR1 */
+/* AMCNTENCLR1: MRC/MCR p15, 0, c13, c3, 0, read/write, layout AMCNTENCLR1. Source: Arm ARM DDI0487, AMCNTENCLR1 */
 #define AARCH64_SYSREGS_AMCNTENCLR1_ENCODING "p15, 0, c13, c3, 0"
-/* AMCNTENSET0: MRC/MCR p15, 0, c13, c2, 5, read/write, layout AMCNTENSET0. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMCNTENSET0 */
+/* AMCNTENSET0: MRC/MCR p15, 0, c13, c2, 5, read/write, layout AMCNTENSET0. Source: Arm ARM DDI0487, AMCNTENSET0 */
 #define AARCH64_SYSREGS_AMCNTENSET0_ENCODING "p15, 0, c13, c2, 5"
-/* AMCNTENSET1: MRC/MCR p15, 0, c13, c3, 1, read/write, layout AMCNTENSET1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMCNTENSET1 */
+/* AMCNTENSET1: MRC/MCR p15, 0, c13, c3, 1, read/write, layout AMCNTENSET1. Source: Arm ARM DDI0487, AMCNTENSET1 */
 #define AARCH64_SYSREGS_AMCNTENSET1_ENCODING "p15, 0, c13, c3, 1"
-/* AMCR: MRC/MCR p15, 0, c13, c2, 0, read/write, layout AMCR. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMCR */
+/* AMCR: MRC/MCR p15, 0, c13, c2, 0, read/write, layout AMCR. Source: Arm ARM DDI0487, AMCR */
 #define AARCH64_SYSREGS_AMCR_ENCODING "p15, 0, c13, c2, 0"
-/* AMEVCNTR00: MRRC/MCRR p15, 0, c0, read/write, layout AMEVCNTR0. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR0<n> */
+/* AMEVCNTR00: MRRC/MCRR p15, 0, c0, read/write, layout AMEVCNTR0. Source: Arm ARM DDI0487, AMEVCNTR0<n> */
 #define AARCH64_SYSREGS_AMEVCNTR00_ENCODING "p15, 0, c0"
-/* AMEVCNTR01: MRRC/MCRR p15, 1, c0, read/write, layout AMEVCNTR0. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR0<n> */
+/* AMEVCNTR01: MRRC/MCRR p15, 1, c0, read/write, layout AMEVCNTR0. Source: Arm ARM DDI0487, AMEVCNTR0<n> */
 #define AARCH64_SYSREGS_AMEVCNTR01_ENCODING "p15, 1, c0"
-/* AMEVCNTR02: MRRC/MCRR p15, 2, c0, read/write, layout AMEVCNTR0. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR0<n> */
+/* AMEVCNTR02: MRRC/MCRR p15, 2, c0, read/write, layout AMEVCNTR0. Source: Arm ARM DDI0487, AMEVCNTR0<n> */
 #define AARCH64_SYSREGS_AMEVCNTR02_ENCODING "p15, 2, c0"
-/* AMEVCNTR03: MRRC/MCRR p15, 3, c0, read/write, layout AMEVCNTR0. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR0<n> */
+/* AMEVCNTR03: MRRC/MCRR p15, 3, c0, read/write, layout AMEVCNTR0. Source: Arm ARM DDI0487, AMEVCNTR0<n> */
 #define AARCH64_SYSREGS_AMEVCNTR03_ENCODING "p15, 3, c0"
-/* AMEVCNTR10: MRRC/MCRR p15, 0, c4, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR10: MRRC/MCRR p15, 0, c4, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR10_ENCODING "p15, 0, c4"
-/* AMEVCNTR11: MRRC/MCRR p15, 1, c4, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR11: MRRC/MCRR p15, 1, c4, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR11_ENCODING "p15, 1, c4"
-/* AMEVCNTR110: MRRC/MCRR p15, 2, c5, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR110: MRRC/MCRR p15, 2, c5, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR110_ENCODING "p15, 2, c5"
-/* AMEVCNTR111: MRRC/MCRR p15, 3, c5, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR111: MRRC/MCRR p15, 3, c5, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR111_ENCODING "p15, 3, c5"
-/* AMEVCNTR112: MRRC/MCRR p15, 4, c5, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR112: MRRC/MCRR p15, 4, c5, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR112_ENCODING "p15, 4, c5"
-/* AMEVCNTR113: MRRC/MCRR p15, 5, c5, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR113: MRRC/MCRR p15, 5, c5, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR113_ENCODING "p15, 5, c5"
-/* AMEVCNTR114: MRRC/MCRR p15, 6, c5, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR114: MRRC/MCRR p15, 6, c5, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR114_ENCODING "p15, 6, c5"
-/* AMEVCNTR115: MRRC/MCRR p15, 7, c5, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR115: MRRC/MCRR p15, 7, c5, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR115_ENCODING "p15, 7, c5"
-/* AMEVCNTR12: MRRC/MCRR p15, 2, c4, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR12: MRRC/MCRR p15, 2, c4, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR12_ENCODING "p15, 2, c4"
-/* AMEVCNTR13: MRRC/MCRR p15, 3, c4, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR13: MRRC/MCRR p15, 3, c4, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR13_ENCODING "p15, 3, c4"
-/* AMEVCNTR14: MRRC/MCRR p15, 4, c4, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR14: MRRC/MCRR p15, 4, c4, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR14_ENCODING "p15, 4, c4"
-/* AMEVCNTR15: MRRC/MCRR p15, 5, c4, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR15: MRRC/MCRR p15, 5, c4, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR15_ENCODING "p15, 5, c4"
-/* AMEVCNTR16: MRRC/MCRR p15, 6, c4, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR16: MRRC/MCRR p15, 6, c4, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR16_ENCODING "p15, 6, c4"
-/* AMEVCNTR17: MRRC/MCRR p15, 7, c4, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR17: MRRC/MCRR p15, 7, c4, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR17_ENCODING "p15, 7, c4"
-/* AMEVCNTR18: MRRC/MCRR p15, 0, c5, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR18: MRRC/MCRR p15, 0, c5, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR18_ENCODING "p15, 0, c5"
-/* AMEVCNTR19: MRRC/MCRR p15, 1, c5, read/write, layout AMEVCNTR1. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
+/* AMEVCNTR19: MRRC/MCRR p15, 1, c5, read/write, layout AMEVCNTR1. Source: Arm ARM DDI0487, AMEVCNTR1<n> */
 #define AARCH64_SYSREGS_AMEVCNTR19_ENCODING "p15, 1, c5"
-/* AMEVTYPER0<n>: MRC/MCR p15, 0, c13, c6, 0, read-only, layout AMEVTYPER0. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVTYPER0<n> */
+/* AMEVTYPER0<n>: MRC/MCR p15, 0, c13, c6, 0, read-only, layout AMEVTYPER0. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, AMEVTYPER0<n> */
 #define AARCH64_SYSREGS_AMEVTYPER0_ENCODING "p15, 0, c13, c6, 0"
 #define AARCH64_SYSREGS_AMEVTYPER0_COUNT 4u
-/* AMEVTYPER1<n>: MRC/MCR p15, 0, c13, c14, 0, read/write, layout AMEVTYPER1. An array of 16: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMEVTYPER1<n> */
+/* AMEVTYPER1<n>: MRC/MCR p15, 0, c13, c14, 0, read/write, layout AMEVTYPER1. An array of 16: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, AMEVTYPER1<n> */
 #define AARCH64_SYSREGS_AMEVTYPER1_ENCODING "p15, 0, c13, c14, 0"
 #define AARCH64_SYSREGS_AMEVTYPER1_COUNT 16u
-/* AMUSERENR: MRC/MCR p15, 0, c13, c2, 3, read/write, layout AMUSERENR. Present when FEAT_AMUv1 && HaveAArch32().. Source: Arm ARM DDI0487, AMUSERENR */
+/* AMUSERENR: MRC/MCR p15, 0, c13, c2, 3, read/write, layout AMUSERENR. Source: Arm ARM DDI0487, AMUSERENR */
 #define AARCH64_SYSREGS_AMUSERENR_ENCODING "p15, 0, c13, c2, 3"
-/* ATS12NSOPR: MRC/MCR p15, 0, c7, c8, 4, write-only, layout ATS12NSOPR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, ATS12NSOPR */
+/* ATS12NSOPR: MRC/MCR p15, 0, c7, c8, 4, write-only, layout ATS12NSOPR. Source: Arm ARM DDI0487, ATS12NSOPR */
 #define AARCH64_SYSREGS_ATS12NSOPR_ENCODING "p15, 0, c7, c8, 4"
-/* ATS12NSOPW: MRC/MCR p15, 0, c7, c8, 5, write-only, layout ATS12NSOPW. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, ATS12NSOPW */
+/* ATS12NSOPW: MRC/MCR p15, 0, c7, c8, 5, write-only, layout ATS12NSOPW. Source: Arm ARM DDI0487, ATS12NSOPW */
 #define AARCH64_SYSREGS_ATS12NSOPW_ENCODING "p15, 0, c7, c8, 5"
-/* ATS12NSOUR: MRC/MCR p15, 0, c7, c8, 6, write-only, layout ATS12NSOUR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, ATS12NSOUR */
+/* ATS12NSOUR: MRC/MCR p15, 0, c7, c8, 6, write-only, layout ATS12NSOUR. Source: Arm ARM DDI0487, ATS12NSOUR */
 #define AARCH64_SYSREGS_ATS12NSOUR_ENCODING "p15, 0, c7, c8, 6"
-/* ATS12NSOUW: MRC/MCR p15, 0, c7, c8, 7, write-only, layout ATS12NSOUW. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, ATS12NSOUW */
+/* ATS12NSOUW: MRC/MCR p15, 0, c7, c8, 7, write-only, layout ATS12NSOUW. Source: Arm ARM DDI0487, ATS12NSOUW */
 #define AARCH64_SYSREGS_ATS12NSOUW_ENCODING "p15, 0, c7, c8, 7"
-/* ATS1CPR: MRC/MCR p15, 0, c7, c8, 0, write-only, layout ATS1CPR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ATS1CPR */
+/* ATS1CPR: MRC/MCR p15, 0, c7, c8, 0, write-only, layout ATS1CPR. Source: Arm ARM DDI0487, ATS1CPR */
 #define AARCH64_SYSREGS_ATS1CPR_ENCODING "p15, 0, c7, c8, 0"
-/* ATS1CPRP: MRC/MCR p15, 0, c7, c9, 0, write-only, layout ATS1CPRP. Present when HaveAArch32EL(EL1) && FEAT_PAN2.. Source: Arm ARM DDI0487, ATS1CPRP */
+/* ATS1CPRP: MRC/MCR p15, 0, c7, c9, 0, write-only, layout ATS1CPRP. Source: Arm ARM DDI0487, ATS1CPRP */
 #define AARCH64_SYSREGS_ATS1CPRP_ENCODING "p15, 0, c7, c9, 0"
-/* ATS1CPW: MRC/MCR p15, 0, c7, c8, 1, write-only, layout ATS1CPW. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ATS1CPW */
+/* ATS1CPW: MRC/MCR p15, 0, c7, c8, 1, write-only, layout ATS1CPW. Source: Arm ARM DDI0487, ATS1CPW */
 #define AARCH64_SYSREGS_ATS1CPW_ENCODING "p15, 0, c7, c8, 1"
-/* ATS1CPWP: MRC/MCR p15, 0, c7, c9, 1, write-only, layout ATS1CPWP. Present when HaveAArch32EL(EL1) && FEAT_PAN2.. Source: Arm ARM DDI0487, ATS1CPWP */
+/* ATS1CPWP: MRC/MCR p15, 0, c7, c9, 1, write-only, layout ATS1CPWP. Source: Arm ARM DDI0487, ATS1CPWP */
 #define AARCH64_SYSREGS_ATS1CPWP_ENCODING "p15, 0, c7, c9, 1"
-/* ATS1CUR: MRC/MCR p15, 0, c7, c8, 2, write-only, layout ATS1CUR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ATS1CUR */
+/* ATS1CUR: MRC/MCR p15, 0, c7, c8, 2, write-only, layout ATS1CUR. Source: Arm ARM DDI0487, ATS1CUR */
 #define AARCH64_SYSREGS_ATS1CUR_ENCODING "p15, 0, c7, c8, 2"
-/* ATS1CUW: MRC/MCR p15, 0, c7, c8, 3, write-only, layout ATS1CUW. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ATS1CUW */
+/* ATS1CUW: MRC/MCR p15, 0, c7, c8, 3, write-only, layout ATS1CUW. Source: Arm ARM DDI0487, ATS1CUW */
 #define AARCH64_SYSREGS_ATS1CUW_ENCODING "p15, 0, c7, c8, 3"
-/* ATS1HR: MRC/MCR p15, 4, c7, c8, 0, write-only, layout ATS1HR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, ATS1HR */
+/* ATS1HR: MRC/MCR p15, 4, c7, c8, 0, write-only, layout ATS1HR. Source: Arm ARM DDI0487, ATS1HR */
 #define AARCH64_SYSREGS_ATS1HR_ENCODING "p15, 4, c7, c8, 0"
-/* ATS1HW: MRC/MCR p15, 4, c7, c8, 1, write-only, layout ATS1HW. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, ATS1HW */
+/* ATS1HW: MRC/MCR p15, 4, c7, c8, 1, write-only, layout ATS1HW. Source: Arm ARM DDI0487, ATS1HW */
 #define AARCH64_SYSREGS_ATS1HW_ENCODING "p15, 4, c7, c8, 1"
-/* BPIALL: MRC/MCR p15, 0, c7, c5, 6, write-only, layout BPIALL. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, BPIALL */
+/* BPIALL: MRC/MCR p15, 0, c7, c5, 6, write-only, layout BPIALL. Source: Arm ARM DDI0487, BPIALL */
 #define AARCH64_SYSREGS_BPIALL_ENCODING "p15, 0, c7, c5, 6"
-/* BPIALLIS: MRC/MCR p15, 0, c7, c1, 6, write-only, layout BPIALLIS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, BPIALLIS */
+/* BPIALLIS: MRC/MCR p15, 0, c7, c1, 6, write-only, layout BPIALLIS. Source: Arm ARM DDI0487, BPIALLIS */
 #define AARCH64_SYSREGS_BPIALLIS_ENCODING "p15, 0, c7, c1, 6"
-/* BPIMVA: MRC/MCR p15, 0, c7, c5, 7, write-only, layout BPIMVA. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, BPIMVA */
+/* BPIMVA: MRC/MCR p15, 0, c7, c5, 7, write-only, layout BPIMVA. Source: Arm ARM DDI0487, BPIMVA */
 #define AARCH64_SYSREGS_BPIMVA_ENCODING "p15, 0, c7, c5, 7"
-/* CCSIDR: MRC/MCR p15, 1, c0, c0, 0, read-only, layout CCSIDR_ARM. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is unconditional.. Source: Arm ARM DDI0487, CCSIDR */
+/* CCSIDR: MRC/MCR p15, 1, c0, c0, 0, read-only, layout CCSIDR_ARM. Arm's data gives 2 layouts; this is unconditional.. Source: Arm ARM DDI0487, CCSIDR */
 #define AARCH64_SYSREGS_CCSIDR_ENCODING "p15, 1, c0, c0, 0"
-/* CCSIDR2: MRC/MCR p15, 1, c0, c0, 2, read-only, layout CCSIDR2_ARM. Present when HaveAArch32EL(EL1) && FEAT_CCIDX.. Source: Arm ARM DDI0487, CCSIDR2 */
+/* CCSIDR2: MRC/MCR p15, 1, c0, c0, 2, read-only, layout CCSIDR2_ARM. Source: Arm ARM DDI0487, CCSIDR2 */
 #define AARCH64_SYSREGS_CCSIDR2_ENCODING "p15, 1, c0, c0, 2"
 /* CCSIDR_CCIDX: MRC/MCR p15, 1, c0, c0, 0, read-only, layout CCSIDR_CCIDX. CCSIDR when FEAT_CCIDX: Arm's data gives it this layout.. Source: Arm ARM DDI0487, CCSIDR */
 #define AARCH64_SYSREGS_CCSIDR_CCIDX_ENCODING "p15, 1, c0, c0, 0"
-/* CFPRCTX: MRC/MCR p15, 0, c7, c3, 4, write-only, layout CFPRCTX. Present when HaveAArch32() && FEAT_SPECRES.. Source: Arm ARM DDI0487, CFPRCTX */
+/* CFPRCTX: MRC/MCR p15, 0, c7, c3, 4, write-only, layout CFPRCTX. Source: Arm ARM DDI0487, CFPRCTX */
 #define AARCH64_SYSREGS_CFPRCTX_ENCODING "p15, 0, c7, c3, 4"
-/* CLIDR: MRC/MCR p15, 1, c0, c0, 1, read-only, layout CLIDR_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, CLIDR */
+/* CLIDR: MRC/MCR p15, 1, c0, c0, 1, read-only, layout CLIDR_ARM. Source: Arm ARM DDI0487, CLIDR */
 #define AARCH64_SYSREGS_CLIDR_ENCODING "p15, 1, c0, c0, 1"
 /* CNTFRQ: MRC/MCR p15, 0, c14, c0, 0, read/write, layout CNTFRQ_A32. Counter-timer Frequency Register (AArch32 MRC/MCR). Source: Arm ARM DDI0487 CNTFRQ (AArch32) */
 #define AARCH64_SYSREGS_CNTFRQ_ENCODING "p15, 0, c14, c0, 0"
@@ -158,509 +158,509 @@
 #define AARCH64_SYSREGS_CNTV_CVAL_ENCODING "p15, 3, c14"
 /* CNTV_TVAL: MRC/MCR p15, 0, c14, c3, 0, read/write, layout CNTV_TVAL_A32. Counter-timer Virtual Timer TimerValue (AArch32 MRC/MCR). Source: Arm ARM DDI0487 CNTV_TVAL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 0) */
 #define AARCH64_SYSREGS_CNTV_TVAL_ENCODING "p15, 0, c14, c3, 0"
-/* CONTEXTIDR: MRC/MCR p15, 0, c13, c0, 1, read/write, layout CONTEXTIDR_ARM. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').. Source: Arm ARM DDI0487, CONTEXTIDR */
+/* CONTEXTIDR: MRC/MCR p15, 0, c13, c0, 1, read/write, layout CONTEXTIDR_ARM. Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').. Source: Arm ARM DDI0487, CONTEXTIDR */
 #define AARCH64_SYSREGS_CONTEXTIDR_ENCODING "p15, 0, c13, c0, 1"
 /* CONTEXTIDR_EAE1: MRC/MCR p15, 0, c13, c0, 1, read/write, layout CONTEXTIDR_EAE1. CONTEXTIDR when (TTBCR.EAE == '1'): Arm's data gives it this layout.. Source: Arm ARM DDI0487, CONTEXTIDR */
 #define AARCH64_SYSREGS_CONTEXTIDR_EAE1_ENCODING "p15, 0, c13, c0, 1"
-/* COSPRCTX: MRC/MCR p15, 0, c7, c3, 6, write-only, layout COSPRCTX. Present when HaveAArch32() && FEAT_SPECRES2.. Source: Arm ARM DDI0487, COSPRCTX */
+/* COSPRCTX: MRC/MCR p15, 0, c7, c3, 6, write-only, layout COSPRCTX. Source: Arm ARM DDI0487, COSPRCTX */
 #define AARCH64_SYSREGS_COSPRCTX_ENCODING "p15, 0, c7, c3, 6"
-/* CP15DMB: MRC/MCR p15, 0, c7, c10, 5, write-only, layout CP15DMB. Present when HaveAArch32().. Source: Arm ARM DDI0487, CP15DMB */
+/* CP15DMB: MRC/MCR p15, 0, c7, c10, 5, write-only, layout CP15DMB. Source: Arm ARM DDI0487, CP15DMB */
 #define AARCH64_SYSREGS_CP15DMB_ENCODING "p15, 0, c7, c10, 5"
-/* CP15DSB: MRC/MCR p15, 0, c7, c10, 4, write-only, layout CP15DSB. Present when HaveAArch32().. Source: Arm ARM DDI0487, CP15DSB */
+/* CP15DSB: MRC/MCR p15, 0, c7, c10, 4, write-only, layout CP15DSB. Source: Arm ARM DDI0487, CP15DSB */
 #define AARCH64_SYSREGS_CP15DSB_ENCODING "p15, 0, c7, c10, 4"
-/* CP15ISB: MRC/MCR p15, 0, c7, c5, 4, write-only, layout CP15ISB. Present when HaveAArch32().. Source: Arm ARM DDI0487, CP15ISB */
+/* CP15ISB: MRC/MCR p15, 0, c7, c5, 4, write-only, layout CP15ISB. Source: Arm ARM DDI0487, CP15ISB */
 #define AARCH64_SYSREGS_CP15ISB_ENCODING "p15, 0, c7, c5, 4"
-/* CPACR: MRC/MCR p15, 0, c1, c0, 2, read/write, layout CPACR_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, CPACR */
+/* CPACR: MRC/MCR p15, 0, c1, c0, 2, read/write, layout CPACR_ARM. Source: Arm ARM DDI0487, CPACR */
 #define AARCH64_SYSREGS_CPACR_ENCODING "p15, 0, c1, c0, 2"
-/* CPPRCTX: MRC/MCR p15, 0, c7, c3, 7, write-only, layout CPPRCTX. Present when HaveAArch32() && FEAT_SPECRES.. Source: Arm ARM DDI0487, CPPRCTX */
+/* CPPRCTX: MRC/MCR p15, 0, c7, c3, 7, write-only, layout CPPRCTX. Source: Arm ARM DDI0487, CPPRCTX */
 #define AARCH64_SYSREGS_CPPRCTX_ENCODING "p15, 0, c7, c3, 7"
-/* CSSELR: MRC/MCR p15, 2, c0, c0, 0, read/write, layout CSSELR_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, CSSELR */
+/* CSSELR: MRC/MCR p15, 2, c0, c0, 0, read/write, layout CSSELR_ARM. Source: Arm ARM DDI0487, CSSELR */
 #define AARCH64_SYSREGS_CSSELR_ENCODING "p15, 2, c0, c0, 0"
-/* CTR: MRC/MCR p15, 0, c0, c0, 1, read-only, layout CTR_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, CTR */
+/* CTR: MRC/MCR p15, 0, c0, c0, 1, read-only, layout CTR_ARM. Source: Arm ARM DDI0487, CTR */
 #define AARCH64_SYSREGS_CTR_ENCODING "p15, 0, c0, c0, 1"
 /* DACR: MRC/MCR p15, 0, c3, c0, 0, read/write, layout DACR. Domain Access Control Register (AArch32). Source: Arm ARM DDI0487, DACR (AArch32) */
 #define AARCH64_SYSREGS_DACR_ENCODING "p15, 0, c3, c0, 0"
-/* DBGAUTHSTATUS: MRC/MCR p14, 0, c7, c14, 6, read-only, layout DBGAUTHSTATUS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGAUTHSTATUS */
+/* DBGAUTHSTATUS: MRC/MCR p14, 0, c7, c14, 6, read-only, layout DBGAUTHSTATUS. Source: Arm ARM DDI0487, DBGAUTHSTATUS */
 #define AARCH64_SYSREGS_DBGAUTHSTATUS_ENCODING "p14, 0, c7, c14, 6"
-/* DBGBCR0: MRC/MCR p14, 0, c0, c0, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR0: MRC/MCR p14, 0, c0, c0, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR0_ENCODING "p14, 0, c0, c0, 5"
-/* DBGBCR1: MRC/MCR p14, 0, c0, c1, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR1: MRC/MCR p14, 0, c0, c1, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR1_ENCODING "p14, 0, c0, c1, 5"
-/* DBGBCR10: MRC/MCR p14, 0, c0, c10, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR10: MRC/MCR p14, 0, c0, c10, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR10_ENCODING "p14, 0, c0, c10, 5"
-/* DBGBCR11: MRC/MCR p14, 0, c0, c11, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR11: MRC/MCR p14, 0, c0, c11, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR11_ENCODING "p14, 0, c0, c11, 5"
-/* DBGBCR12: MRC/MCR p14, 0, c0, c12, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR12: MRC/MCR p14, 0, c0, c12, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR12_ENCODING "p14, 0, c0, c12, 5"
-/* DBGBCR13: MRC/MCR p14, 0, c0, c13, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR13: MRC/MCR p14, 0, c0, c13, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR13_ENCODING "p14, 0, c0, c13, 5"
-/* DBGBCR14: MRC/MCR p14, 0, c0, c14, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR14: MRC/MCR p14, 0, c0, c14, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR14_ENCODING "p14, 0, c0, c14, 5"
-/* DBGBCR15: MRC/MCR p14, 0, c0, c15, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR15: MRC/MCR p14, 0, c0, c15, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR15_ENCODING "p14, 0, c0, c15, 5"
-/* DBGBCR2: MRC/MCR p14, 0, c0, c2, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR2: MRC/MCR p14, 0, c0, c2, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR2_ENCODING "p14, 0, c0, c2, 5"
-/* DBGBCR3: MRC/MCR p14, 0, c0, c3, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR3: MRC/MCR p14, 0, c0, c3, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR3_ENCODING "p14, 0, c0, c3, 5"
-/* DBGBCR4: MRC/MCR p14, 0, c0, c4, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR4: MRC/MCR p14, 0, c0, c4, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR4_ENCODING "p14, 0, c0, c4, 5"
-/* DBGBCR5: MRC/MCR p14, 0, c0, c5, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR5: MRC/MCR p14, 0, c0, c5, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR5_ENCODING "p14, 0, c0, c5, 5"
-/* DBGBCR6: MRC/MCR p14, 0, c0, c6, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR6: MRC/MCR p14, 0, c0, c6, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR6_ENCODING "p14, 0, c0, c6, 5"
-/* DBGBCR7: MRC/MCR p14, 0, c0, c7, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR7: MRC/MCR p14, 0, c0, c7, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR7_ENCODING "p14, 0, c0, c7, 5"
-/* DBGBCR8: MRC/MCR p14, 0, c0, c8, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR8: MRC/MCR p14, 0, c0, c8, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR8_ENCODING "p14, 0, c0, c8, 5"
-/* DBGBCR9: MRC/MCR p14, 0, c0, c9, 5, read/write, layout DBGBCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGBCR<n> */
+/* DBGBCR9: MRC/MCR p14, 0, c0, c9, 5, read/write, layout DBGBCR. Source: Arm ARM DDI0487, DBGBCR<n> */
 #define AARCH64_SYSREGS_DBGBCR9_ENCODING "p14, 0, c0, c9, 5"
-/* DBGBVR0: MRC/MCR p14, 0, c0, c0, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR0: MRC/MCR p14, 0, c0, c0, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR0_ENCODING "p14, 0, c0, c0, 4"
-/* DBGBVR1: MRC/MCR p14, 0, c0, c1, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR1: MRC/MCR p14, 0, c0, c1, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR1_ENCODING "p14, 0, c0, c1, 4"
-/* DBGBVR10: MRC/MCR p14, 0, c0, c10, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR10: MRC/MCR p14, 0, c0, c10, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR10_ENCODING "p14, 0, c0, c10, 4"
-/* DBGBVR11: MRC/MCR p14, 0, c0, c11, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR11: MRC/MCR p14, 0, c0, c11, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR11_ENCODING "p14, 0, c0, c11, 4"
-/* DBGBVR12: MRC/MCR p14, 0, c0, c12, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR12: MRC/MCR p14, 0, c0, c12, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR12_ENCODING "p14, 0, c0, c12, 4"
-/* DBGBVR13: MRC/MCR p14, 0, c0, c13, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR13: MRC/MCR p14, 0, c0, c13, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR13_ENCODING "p14, 0, c0, c13, 4"
-/* DBGBVR14: MRC/MCR p14, 0, c0, c14, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR14: MRC/MCR p14, 0, c0, c14, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR14_ENCODING "p14, 0, c0, c14, 4"
-/* DBGBVR15: MRC/MCR p14, 0, c0, c15, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR15: MRC/MCR p14, 0, c0, c15, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR15_ENCODING "p14, 0, c0, c15, 4"
-/* DBGBVR2: MRC/MCR p14, 0, c0, c2, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR2: MRC/MCR p14, 0, c0, c2, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR2_ENCODING "p14, 0, c0, c2, 4"
-/* DBGBVR3: MRC/MCR p14, 0, c0, c3, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR3: MRC/MCR p14, 0, c0, c3, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR3_ENCODING "p14, 0, c0, c3, 4"
-/* DBGBVR4: MRC/MCR p14, 0, c0, c4, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR4: MRC/MCR p14, 0, c0, c4, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR4_ENCODING "p14, 0, c0, c4, 4"
-/* DBGBVR5: MRC/MCR p14, 0, c0, c5, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR5: MRC/MCR p14, 0, c0, c5, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR5_ENCODING "p14, 0, c0, c5, 4"
-/* DBGBVR6: MRC/MCR p14, 0, c0, c6, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR6: MRC/MCR p14, 0, c0, c6, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR6_ENCODING "p14, 0, c0, c6, 4"
-/* DBGBVR7: MRC/MCR p14, 0, c0, c7, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR7: MRC/MCR p14, 0, c0, c7, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR7_ENCODING "p14, 0, c0, c7, 4"
-/* DBGBVR8: MRC/MCR p14, 0, c0, c8, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR8: MRC/MCR p14, 0, c0, c8, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR8_ENCODING "p14, 0, c0, c8, 4"
-/* DBGBVR9: MRC/MCR p14, 0, c0, c9, 4, read/write, layout DBGBVR. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
+/* DBGBVR9: MRC/MCR p14, 0, c0, c9, 4, read/write, layout DBGBVR. Arm's data gives 4 layouts; this is the one when (DBGBCR<n>.BT IN '0x0x').. Source: Arm ARM DDI0487, DBGBVR<n> */
 #define AARCH64_SYSREGS_DBGBVR9_ENCODING "p14, 0, c0, c9, 4"
-/* DBGBXVR0: MRC/MCR p14, 0, c1, c0, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR0: MRC/MCR p14, 0, c1, c0, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR0_ENCODING "p14, 0, c1, c0, 1"
-/* DBGBXVR1: MRC/MCR p14, 0, c1, c1, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR1: MRC/MCR p14, 0, c1, c1, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR1_ENCODING "p14, 0, c1, c1, 1"
-/* DBGBXVR10: MRC/MCR p14, 0, c1, c10, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR10: MRC/MCR p14, 0, c1, c10, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR10_ENCODING "p14, 0, c1, c10, 1"
-/* DBGBXVR11: MRC/MCR p14, 0, c1, c11, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR11: MRC/MCR p14, 0, c1, c11, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR11_ENCODING "p14, 0, c1, c11, 1"
-/* DBGBXVR12: MRC/MCR p14, 0, c1, c12, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR12: MRC/MCR p14, 0, c1, c12, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR12_ENCODING "p14, 0, c1, c12, 1"
-/* DBGBXVR13: MRC/MCR p14, 0, c1, c13, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR13: MRC/MCR p14, 0, c1, c13, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR13_ENCODING "p14, 0, c1, c13, 1"
-/* DBGBXVR14: MRC/MCR p14, 0, c1, c14, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR14: MRC/MCR p14, 0, c1, c14, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR14_ENCODING "p14, 0, c1, c14, 1"
-/* DBGBXVR15: MRC/MCR p14, 0, c1, c15, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR15: MRC/MCR p14, 0, c1, c15, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR15_ENCODING "p14, 0, c1, c15, 1"
-/* DBGBXVR2: MRC/MCR p14, 0, c1, c2, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR2: MRC/MCR p14, 0, c1, c2, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR2_ENCODING "p14, 0, c1, c2, 1"
-/* DBGBXVR3: MRC/MCR p14, 0, c1, c3, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR3: MRC/MCR p14, 0, c1, c3, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR3_ENCODING "p14, 0, c1, c3, 1"
-/* DBGBXVR4: MRC/MCR p14, 0, c1, c4, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR4: MRC/MCR p14, 0, c1, c4, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR4_ENCODING "p14, 0, c1, c4, 1"
-/* DBGBXVR5: MRC/MCR p14, 0, c1, c5, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR5: MRC/MCR p14, 0, c1, c5, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR5_ENCODING "p14, 0, c1, c5, 1"
-/* DBGBXVR6: MRC/MCR p14, 0, c1, c6, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR6: MRC/MCR p14, 0, c1, c6, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR6_ENCODING "p14, 0, c1, c6, 1"
-/* DBGBXVR7: MRC/MCR p14, 0, c1, c7, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR7: MRC/MCR p14, 0, c1, c7, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR7_ENCODING "p14, 0, c1, c7, 1"
-/* DBGBXVR8: MRC/MCR p14, 0, c1, c8, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR8: MRC/MCR p14, 0, c1, c8, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR8_ENCODING "p14, 0, c1, c8, 1"
-/* DBGBXVR9: MRC/MCR p14, 0, c1, c9, 1, read/write, layout DBGBXVR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
+/* DBGBXVR9: MRC/MCR p14, 0, c1, c9, 1, read/write, layout DBGBXVR. Arm's data gives 2 layouts; this is the one when (DBGBCR<n>.BT IN '10xx') && HaveEL(EL2).. Source: Arm ARM DDI0487, DBGBXVR<n> */
 #define AARCH64_SYSREGS_DBGBXVR9_ENCODING "p14, 0, c1, c9, 1"
-/* DBGCLAIMCLR: MRC/MCR p14, 0, c7, c9, 6, read/write, layout DBGCLAIMCLR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGCLAIMCLR */
+/* DBGCLAIMCLR: MRC/MCR p14, 0, c7, c9, 6, read/write, layout DBGCLAIMCLR. Source: Arm ARM DDI0487, DBGCLAIMCLR */
 #define AARCH64_SYSREGS_DBGCLAIMCLR_ENCODING "p14, 0, c7, c9, 6"
-/* DBGCLAIMSET: MRC/MCR p14, 0, c7, c8, 6, read/write, layout DBGCLAIMSET. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGCLAIMSET */
+/* DBGCLAIMSET: MRC/MCR p14, 0, c7, c8, 6, read/write, layout DBGCLAIMSET. Source: Arm ARM DDI0487, DBGCLAIMSET */
 #define AARCH64_SYSREGS_DBGCLAIMSET_ENCODING "p14, 0, c7, c8, 6"
-/* DBGDCCINT: MRC/MCR p14, 0, c0, c2, 0, read/write, layout DBGDCCINT. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGDCCINT */
+/* DBGDCCINT: MRC/MCR p14, 0, c0, c2, 0, read/write, layout DBGDCCINT. Source: Arm ARM DDI0487, DBGDCCINT */
 #define AARCH64_SYSREGS_DBGDCCINT_ENCODING "p14, 0, c0, c2, 0"
-/* DBGDEVID: MRC/MCR p14, 0, c7, c2, 7, read-only, layout DBGDEVID. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGDEVID */
+/* DBGDEVID: MRC/MCR p14, 0, c7, c2, 7, read-only, layout DBGDEVID. Source: Arm ARM DDI0487, DBGDEVID */
 #define AARCH64_SYSREGS_DBGDEVID_ENCODING "p14, 0, c7, c2, 7"
-/* DBGDEVID1: MRC/MCR p14, 0, c7, c1, 7, read-only, layout DBGDEVID1. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGDEVID1 */
+/* DBGDEVID1: MRC/MCR p14, 0, c7, c1, 7, read-only, layout DBGDEVID1. Source: Arm ARM DDI0487, DBGDEVID1 */
 #define AARCH64_SYSREGS_DBGDEVID1_ENCODING "p14, 0, c7, c1, 7"
-/* DBGDEVID2: MRC/MCR p14, 0, c7, c0, 7, read-only, layout DBGDEVID2. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGDEVID2 */
+/* DBGDEVID2: MRC/MCR p14, 0, c7, c0, 7, read-only, layout DBGDEVID2. Source: Arm ARM DDI0487, DBGDEVID2 */
 #define AARCH64_SYSREGS_DBGDEVID2_ENCODING "p14, 0, c7, c0, 7"
-/* DBGDIDR: MRC/MCR p14, 0, c0, c0, 0, read-only, layout DBGDIDR. Present when HaveAArch32().. Source: Arm ARM DDI0487, DBGDIDR */
+/* DBGDIDR: MRC/MCR p14, 0, c0, c0, 0, read-only, layout DBGDIDR. Source: Arm ARM DDI0487, DBGDIDR */
 #define AARCH64_SYSREGS_DBGDIDR_ENCODING "p14, 0, c0, c0, 0"
-/* DBGDRAR: MRRC/MCRR p14, 0, c1, read-only, layout DBGDRAR. Present when HaveAArch32().. Source: Arm ARM DDI0487, DBGDRAR */
+/* DBGDRAR: MRRC/MCRR p14, 0, c1, read-only, layout DBGDRAR. Source: Arm ARM DDI0487, DBGDRAR */
 #define AARCH64_SYSREGS_DBGDRAR_ENCODING "p14, 0, c1"
-/* DBGDSAR: MRRC/MCRR p14, 0, c2, read-only, layout DBGDSAR. Present when HaveAArch32().. Source: Arm ARM DDI0487, DBGDSAR */
+/* DBGDSAR: MRRC/MCRR p14, 0, c2, read-only, layout DBGDSAR. Source: Arm ARM DDI0487, DBGDSAR */
 #define AARCH64_SYSREGS_DBGDSAR_ENCODING "p14, 0, c2"
-/* DBGDSCRext: MRC/MCR p14, 0, c0, c2, 2, read/write, layout DBGDSCRext. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGDSCRext */
+/* DBGDSCRext: MRC/MCR p14, 0, c0, c2, 2, read/write, layout DBGDSCRext. Source: Arm ARM DDI0487, DBGDSCRext */
 #define AARCH64_SYSREGS_DBGDSCREXT_ENCODING "p14, 0, c0, c2, 2"
-/* DBGDSCRint: MRC/MCR p14, 0, c0, c1, 0, read-only, layout DBGDSCRint. Present when HaveAArch32().. Source: Arm ARM DDI0487, DBGDSCRint */
+/* DBGDSCRint: MRC/MCR p14, 0, c0, c1, 0, read-only, layout DBGDSCRint. Source: Arm ARM DDI0487, DBGDSCRint */
 #define AARCH64_SYSREGS_DBGDSCRINT_ENCODING "p14, 0, c0, c1, 0"
-/* DBGDTRRXext: MRC/MCR p14, 0, c0, c0, 2, read/write, layout DBGDTRRXext. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGDTRRXext */
+/* DBGDTRRXext: MRC/MCR p14, 0, c0, c0, 2, read/write, layout DBGDTRRXext. Source: Arm ARM DDI0487, DBGDTRRXext */
 #define AARCH64_SYSREGS_DBGDTRRXEXT_ENCODING "p14, 0, c0, c0, 2"
-/* DBGDTRRXint: MRC/MCR p14, 0, c0, c5, 0, read-only, layout DBGDTRRXint. Present when HaveAArch32().. Source: Arm ARM DDI0487, DBGDTRRXint */
+/* DBGDTRRXint: MRC/MCR p14, 0, c0, c5, 0, read-only, layout DBGDTRRXint. Source: Arm ARM DDI0487, DBGDTRRXint */
 #define AARCH64_SYSREGS_DBGDTRRXINT_ENCODING "p14, 0, c0, c5, 0"
-/* DBGDTRTXext: MRC/MCR p14, 0, c0, c3, 2, read/write, layout DBGDTRTXext. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGDTRTXext */
+/* DBGDTRTXext: MRC/MCR p14, 0, c0, c3, 2, read/write, layout DBGDTRTXext. Source: Arm ARM DDI0487, DBGDTRTXext */
 #define AARCH64_SYSREGS_DBGDTRTXEXT_ENCODING "p14, 0, c0, c3, 2"
-/* DBGDTRTXint: MRC/MCR p14, 0, c0, c5, 0, write-only, layout DBGDTRTXint. Present when HaveAArch32().. Source: Arm ARM DDI0487, DBGDTRTXint */
+/* DBGDTRTXint: MRC/MCR p14, 0, c0, c5, 0, write-only, layout DBGDTRTXint. Source: Arm ARM DDI0487, DBGDTRTXint */
 #define AARCH64_SYSREGS_DBGDTRTXINT_ENCODING "p14, 0, c0, c5, 0"
-/* DBGOSDLR: MRC/MCR p14, 0, c1, c3, 4, read/write, layout DBGOSDLR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGOSDLR */
+/* DBGOSDLR: MRC/MCR p14, 0, c1, c3, 4, read/write, layout DBGOSDLR. Source: Arm ARM DDI0487, DBGOSDLR */
 #define AARCH64_SYSREGS_DBGOSDLR_ENCODING "p14, 0, c1, c3, 4"
-/* DBGOSECCR: MRC/MCR p14, 0, c0, c6, 2, read/write, layout DBGOSECCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGOSECCR */
+/* DBGOSECCR: MRC/MCR p14, 0, c0, c6, 2, read/write, layout DBGOSECCR. Source: Arm ARM DDI0487, DBGOSECCR */
 #define AARCH64_SYSREGS_DBGOSECCR_ENCODING "p14, 0, c0, c6, 2"
-/* DBGOSLAR: MRC/MCR p14, 0, c1, c0, 4, write-only, layout DBGOSLAR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGOSLAR */
+/* DBGOSLAR: MRC/MCR p14, 0, c1, c0, 4, write-only, layout DBGOSLAR. Source: Arm ARM DDI0487, DBGOSLAR */
 #define AARCH64_SYSREGS_DBGOSLAR_ENCODING "p14, 0, c1, c0, 4"
-/* DBGOSLSR: MRC/MCR p14, 0, c1, c1, 4, read-only, layout DBGOSLSR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGOSLSR */
+/* DBGOSLSR: MRC/MCR p14, 0, c1, c1, 4, read-only, layout DBGOSLSR. Source: Arm ARM DDI0487, DBGOSLSR */
 #define AARCH64_SYSREGS_DBGOSLSR_ENCODING "p14, 0, c1, c1, 4"
-/* DBGPRCR: MRC/MCR p14, 0, c1, c4, 4, read/write, layout DBGPRCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGPRCR */
+/* DBGPRCR: MRC/MCR p14, 0, c1, c4, 4, read/write, layout DBGPRCR. Source: Arm ARM DDI0487, DBGPRCR */
 #define AARCH64_SYSREGS_DBGPRCR_ENCODING "p14, 0, c1, c4, 4"
-/* DBGVCR: MRC/MCR p14, 0, c0, c7, 0, read/write, layout DBGVCR. Present when HaveAArch32EL(EL1). Arm's data gives 3 layouts; this is the one when !HaveEL(EL3).. Source: Arm ARM DDI0487, DBGVCR */
+/* DBGVCR: MRC/MCR p14, 0, c0, c7, 0, read/write, layout DBGVCR. Arm's data gives 3 layouts; this is the one when !HaveEL(EL3).. Source: Arm ARM DDI0487, DBGVCR */
 #define AARCH64_SYSREGS_DBGVCR_ENCODING "p14, 0, c0, c7, 0"
 /* DBGVCR_VIEW: MRC/MCR p14, 0, c0, c7, 0, read/write, layout DBGVCR_VIEW. DBGVCR when HaveEL(EL3) && ELUsingAArch32(EL3): Arm's data gives it this layout.. Source: Arm ARM DDI0487, DBGVCR */
 #define AARCH64_SYSREGS_DBGVCR_VIEW_ENCODING "p14, 0, c0, c7, 0"
 /* DBGVCR_VIEW1: MRC/MCR p14, 0, c0, c7, 0, read/write, layout DBGVCR_VIEW1. DBGVCR when HaveEL(EL3) && !ELUsingAArch32(EL3): Arm's data gives it this layout.. Source: Arm ARM DDI0487, DBGVCR */
 #define AARCH64_SYSREGS_DBGVCR_VIEW1_ENCODING "p14, 0, c0, c7, 0"
-/* DBGWCR0: MRC/MCR p14, 0, c0, c0, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR0: MRC/MCR p14, 0, c0, c0, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR0_ENCODING "p14, 0, c0, c0, 7"
-/* DBGWCR1: MRC/MCR p14, 0, c0, c1, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR1: MRC/MCR p14, 0, c0, c1, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR1_ENCODING "p14, 0, c0, c1, 7"
-/* DBGWCR10: MRC/MCR p14, 0, c0, c10, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR10: MRC/MCR p14, 0, c0, c10, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR10_ENCODING "p14, 0, c0, c10, 7"
-/* DBGWCR11: MRC/MCR p14, 0, c0, c11, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR11: MRC/MCR p14, 0, c0, c11, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR11_ENCODING "p14, 0, c0, c11, 7"
-/* DBGWCR12: MRC/MCR p14, 0, c0, c12, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR12: MRC/MCR p14, 0, c0, c12, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR12_ENCODING "p14, 0, c0, c12, 7"
-/* DBGWCR13: MRC/MCR p14, 0, c0, c13, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR13: MRC/MCR p14, 0, c0, c13, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR13_ENCODING "p14, 0, c0, c13, 7"
-/* DBGWCR14: MRC/MCR p14, 0, c0, c14, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR14: MRC/MCR p14, 0, c0, c14, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR14_ENCODING "p14, 0, c0, c14, 7"
-/* DBGWCR15: MRC/MCR p14, 0, c0, c15, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR15: MRC/MCR p14, 0, c0, c15, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR15_ENCODING "p14, 0, c0, c15, 7"
-/* DBGWCR2: MRC/MCR p14, 0, c0, c2, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR2: MRC/MCR p14, 0, c0, c2, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR2_ENCODING "p14, 0, c0, c2, 7"
-/* DBGWCR3: MRC/MCR p14, 0, c0, c3, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR3: MRC/MCR p14, 0, c0, c3, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR3_ENCODING "p14, 0, c0, c3, 7"
-/* DBGWCR4: MRC/MCR p14, 0, c0, c4, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR4: MRC/MCR p14, 0, c0, c4, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR4_ENCODING "p14, 0, c0, c4, 7"
-/* DBGWCR5: MRC/MCR p14, 0, c0, c5, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR5: MRC/MCR p14, 0, c0, c5, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR5_ENCODING "p14, 0, c0, c5, 7"
-/* DBGWCR6: MRC/MCR p14, 0, c0, c6, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR6: MRC/MCR p14, 0, c0, c6, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR6_ENCODING "p14, 0, c0, c6, 7"
-/* DBGWCR7: MRC/MCR p14, 0, c0, c7, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR7: MRC/MCR p14, 0, c0, c7, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR7_ENCODING "p14, 0, c0, c7, 7"
-/* DBGWCR8: MRC/MCR p14, 0, c0, c8, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR8: MRC/MCR p14, 0, c0, c8, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR8_ENCODING "p14, 0, c0, c8, 7"
-/* DBGWCR9: MRC/MCR p14, 0, c0, c9, 7, read/write, layout DBGWCR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWCR<n> */
+/* DBGWCR9: MRC/MCR p14, 0, c0, c9, 7, read/write, layout DBGWCR. Source: Arm ARM DDI0487, DBGWCR<n> */
 #define AARCH64_SYSREGS_DBGWCR9_ENCODING "p14, 0, c0, c9, 7"
-/* DBGWFAR: MRC/MCR p14, 0, c0, c6, 0, read/write, layout DBGWFAR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWFAR */
+/* DBGWFAR: MRC/MCR p14, 0, c0, c6, 0, read/write, layout DBGWFAR. Source: Arm ARM DDI0487, DBGWFAR */
 #define AARCH64_SYSREGS_DBGWFAR_ENCODING "p14, 0, c0, c6, 0"
-/* DBGWVR0: MRC/MCR p14, 0, c0, c0, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR0: MRC/MCR p14, 0, c0, c0, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR0_ENCODING "p14, 0, c0, c0, 6"
-/* DBGWVR1: MRC/MCR p14, 0, c0, c1, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR1: MRC/MCR p14, 0, c0, c1, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR1_ENCODING "p14, 0, c0, c1, 6"
-/* DBGWVR10: MRC/MCR p14, 0, c0, c10, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR10: MRC/MCR p14, 0, c0, c10, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR10_ENCODING "p14, 0, c0, c10, 6"
-/* DBGWVR11: MRC/MCR p14, 0, c0, c11, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR11: MRC/MCR p14, 0, c0, c11, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR11_ENCODING "p14, 0, c0, c11, 6"
-/* DBGWVR12: MRC/MCR p14, 0, c0, c12, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR12: MRC/MCR p14, 0, c0, c12, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR12_ENCODING "p14, 0, c0, c12, 6"
-/* DBGWVR13: MRC/MCR p14, 0, c0, c13, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR13: MRC/MCR p14, 0, c0, c13, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR13_ENCODING "p14, 0, c0, c13, 6"
-/* DBGWVR14: MRC/MCR p14, 0, c0, c14, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR14: MRC/MCR p14, 0, c0, c14, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR14_ENCODING "p14, 0, c0, c14, 6"
-/* DBGWVR15: MRC/MCR p14, 0, c0, c15, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR15: MRC/MCR p14, 0, c0, c15, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR15_ENCODING "p14, 0, c0, c15, 6"
-/* DBGWVR2: MRC/MCR p14, 0, c0, c2, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR2: MRC/MCR p14, 0, c0, c2, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR2_ENCODING "p14, 0, c0, c2, 6"
-/* DBGWVR3: MRC/MCR p14, 0, c0, c3, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR3: MRC/MCR p14, 0, c0, c3, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR3_ENCODING "p14, 0, c0, c3, 6"
-/* DBGWVR4: MRC/MCR p14, 0, c0, c4, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR4: MRC/MCR p14, 0, c0, c4, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR4_ENCODING "p14, 0, c0, c4, 6"
-/* DBGWVR5: MRC/MCR p14, 0, c0, c5, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR5: MRC/MCR p14, 0, c0, c5, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR5_ENCODING "p14, 0, c0, c5, 6"
-/* DBGWVR6: MRC/MCR p14, 0, c0, c6, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR6: MRC/MCR p14, 0, c0, c6, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR6_ENCODING "p14, 0, c0, c6, 6"
-/* DBGWVR7: MRC/MCR p14, 0, c0, c7, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR7: MRC/MCR p14, 0, c0, c7, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR7_ENCODING "p14, 0, c0, c7, 6"
-/* DBGWVR8: MRC/MCR p14, 0, c0, c8, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR8: MRC/MCR p14, 0, c0, c8, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR8_ENCODING "p14, 0, c0, c8, 6"
-/* DBGWVR9: MRC/MCR p14, 0, c0, c9, 6, read/write, layout DBGWVR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DBGWVR<n> */
+/* DBGWVR9: MRC/MCR p14, 0, c0, c9, 6, read/write, layout DBGWVR. Source: Arm ARM DDI0487, DBGWVR<n> */
 #define AARCH64_SYSREGS_DBGWVR9_ENCODING "p14, 0, c0, c9, 6"
-/* DCCIMVAC: MRC/MCR p15, 0, c7, c14, 1, write-only, layout DCCIMVAC. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DCCIMVAC */
+/* DCCIMVAC: MRC/MCR p15, 0, c7, c14, 1, write-only, layout DCCIMVAC. Source: Arm ARM DDI0487, DCCIMVAC */
 #define AARCH64_SYSREGS_DCCIMVAC_ENCODING "p15, 0, c7, c14, 1"
-/* DCCISW: MRC/MCR p15, 0, c7, c14, 2, write-only, layout DCCISW. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DCCISW */
+/* DCCISW: MRC/MCR p15, 0, c7, c14, 2, write-only, layout DCCISW. Source: Arm ARM DDI0487, DCCISW */
 #define AARCH64_SYSREGS_DCCISW_ENCODING "p15, 0, c7, c14, 2"
-/* DCCMVAC: MRC/MCR p15, 0, c7, c10, 1, write-only, layout DCCMVAC. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DCCMVAC */
+/* DCCMVAC: MRC/MCR p15, 0, c7, c10, 1, write-only, layout DCCMVAC. Source: Arm ARM DDI0487, DCCMVAC */
 #define AARCH64_SYSREGS_DCCMVAC_ENCODING "p15, 0, c7, c10, 1"
-/* DCCMVAU: MRC/MCR p15, 0, c7, c11, 1, write-only, layout DCCMVAU. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DCCMVAU */
+/* DCCMVAU: MRC/MCR p15, 0, c7, c11, 1, write-only, layout DCCMVAU. Source: Arm ARM DDI0487, DCCMVAU */
 #define AARCH64_SYSREGS_DCCMVAU_ENCODING "p15, 0, c7, c11, 1"
-/* DCCSW: MRC/MCR p15, 0, c7, c10, 2, write-only, layout DCCSW. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DCCSW */
+/* DCCSW: MRC/MCR p15, 0, c7, c10, 2, write-only, layout DCCSW. Source: Arm ARM DDI0487, DCCSW */
 #define AARCH64_SYSREGS_DCCSW_ENCODING "p15, 0, c7, c10, 2"
-/* DCIMVAC: MRC/MCR p15, 0, c7, c6, 1, write-only, layout DCIMVAC. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DCIMVAC */
+/* DCIMVAC: MRC/MCR p15, 0, c7, c6, 1, write-only, layout DCIMVAC. Source: Arm ARM DDI0487, DCIMVAC */
 #define AARCH64_SYSREGS_DCIMVAC_ENCODING "p15, 0, c7, c6, 1"
-/* DCISW: MRC/MCR p15, 0, c7, c6, 2, write-only, layout DCISW. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DCISW */
+/* DCISW: MRC/MCR p15, 0, c7, c6, 2, write-only, layout DCISW. Source: Arm ARM DDI0487, DCISW */
 #define AARCH64_SYSREGS_DCISW_ENCODING "p15, 0, c7, c6, 2"
-/* DFAR: MRC/MCR p15, 0, c6, c0, 0, read/write, layout DFAR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DFAR */
+/* DFAR: MRC/MCR p15, 0, c6, c0, 0, read/write, layout DFAR. Source: Arm ARM DDI0487, DFAR */
 #define AARCH64_SYSREGS_DFAR_ENCODING "p15, 0, c6, c0, 0"
-/* DFSR: MRC/MCR p15, 0, c5, c0, 0, read/write, layout DFSR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').. Source: Arm ARM DDI0487, DFSR */
+/* DFSR: MRC/MCR p15, 0, c5, c0, 0, read/write, layout DFSR. Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').. Source: Arm ARM DDI0487, DFSR */
 #define AARCH64_SYSREGS_DFSR_ENCODING "p15, 0, c5, c0, 0"
 /* DFSR_EAE1: MRC/MCR p15, 0, c5, c0, 0, read/write, layout DFSR_EAE1. DFSR when (TTBCR.EAE == '1'): Arm's data gives it this layout.. Source: Arm ARM DDI0487, DFSR */
 #define AARCH64_SYSREGS_DFSR_EAE1_ENCODING "p15, 0, c5, c0, 0"
-/* DISR: MRC/MCR p15, 0, c12, c1, 1, read/write, layout DISR. Present when FEAT_RAS && HaveAArch32EL(EL1). Arm's data gives 3 layouts; this is the one when Text("the ESB instruction is executed at EL2").. Source: Arm ARM DDI0487, DISR */
+/* DISR: MRC/MCR p15, 0, c12, c1, 1, read/write, layout DISR. Arm's data gives 3 layouts; this is the one when Text("the ESB instruction is executed at EL2").. Source: Arm ARM DDI0487, DISR */
 #define AARCH64_SYSREGS_DISR_ENCODING "p15, 0, c12, c1, 1"
 /* DISR_EAE0_: MRC/MCR p15, 0, c12, c1, 1, read/write, layout DISR_EAE0_. DISR when Text("the ESB instruction is executed at EL0 or EL1") && Text("where TTBCR.EAE == 0"): Arm's data gives it this layout.. Source: Arm ARM DDI0487, DISR */
 #define AARCH64_SYSREGS_DISR_EAE0__ENCODING "p15, 0, c12, c1, 1"
 /* DISR_EAE1_: MRC/MCR p15, 0, c12, c1, 1, read/write, layout DISR_EAE1_. DISR when Text("the ESB instruction is executed at EL0 or EL1") && Text("where TTBCR.EAE == 1"): Arm's data gives it this layout.. Source: Arm ARM DDI0487, DISR */
 #define AARCH64_SYSREGS_DISR_EAE1__ENCODING "p15, 0, c12, c1, 1"
-/* DLR: MRC/MCR p15, 3, c4, c5, 1, read/write, layout DLR. Present when HaveAArch32().. Source: Arm ARM DDI0487, DLR */
+/* DLR: MRC/MCR p15, 3, c4, c5, 1, read/write, layout DLR. Source: Arm ARM DDI0487, DLR */
 #define AARCH64_SYSREGS_DLR_ENCODING "p15, 3, c4, c5, 1"
-/* DSPSR: MRC/MCR p15, 3, c4, c5, 0, read/write, layout DSPSR. Present when HaveAArch32().. Source: Arm ARM DDI0487, DSPSR */
+/* DSPSR: MRC/MCR p15, 3, c4, c5, 0, read/write, layout DSPSR. Source: Arm ARM DDI0487, DSPSR */
 #define AARCH64_SYSREGS_DSPSR_ENCODING "p15, 3, c4, c5, 0"
-/* DSPSR2: MRC/MCR p15, 3, c4, c5, 2, read/write, layout DSPSR2. Present when FEAT_Debugv8p9 && HaveAArch32().. Source: Arm ARM DDI0487, DSPSR2 */
+/* DSPSR2: MRC/MCR p15, 3, c4, c5, 2, read/write, layout DSPSR2. Source: Arm ARM DDI0487, DSPSR2 */
 #define AARCH64_SYSREGS_DSPSR2_ENCODING "p15, 3, c4, c5, 2"
-/* DTLBIALL: MRC/MCR p15, 0, c8, c6, 0, write-only, layout DTLBIALL. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DTLBIALL */
+/* DTLBIALL: MRC/MCR p15, 0, c8, c6, 0, write-only, layout DTLBIALL. Source: Arm ARM DDI0487, DTLBIALL */
 #define AARCH64_SYSREGS_DTLBIALL_ENCODING "p15, 0, c8, c6, 0"
-/* DTLBIASID: MRC/MCR p15, 0, c8, c6, 2, write-only, layout DTLBIASID. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DTLBIASID */
+/* DTLBIASID: MRC/MCR p15, 0, c8, c6, 2, write-only, layout DTLBIASID. Source: Arm ARM DDI0487, DTLBIASID */
 #define AARCH64_SYSREGS_DTLBIASID_ENCODING "p15, 0, c8, c6, 2"
-/* DTLBIMVA: MRC/MCR p15, 0, c8, c6, 1, write-only, layout DTLBIMVA. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, DTLBIMVA */
+/* DTLBIMVA: MRC/MCR p15, 0, c8, c6, 1, write-only, layout DTLBIMVA. Source: Arm ARM DDI0487, DTLBIMVA */
 #define AARCH64_SYSREGS_DTLBIMVA_ENCODING "p15, 0, c8, c6, 1"
-/* DVPRCTX: MRC/MCR p15, 0, c7, c3, 5, write-only, layout DVPRCTX. Present when HaveAArch32() && FEAT_SPECRES.. Source: Arm ARM DDI0487, DVPRCTX */
+/* DVPRCTX: MRC/MCR p15, 0, c7, c3, 5, write-only, layout DVPRCTX. Source: Arm ARM DDI0487, DVPRCTX */
 #define AARCH64_SYSREGS_DVPRCTX_ENCODING "p15, 0, c7, c3, 5"
-/* ERRIDR: MRC/MCR p15, 0, c5, c3, 0, read-only, layout ERRIDR. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERRIDR */
+/* ERRIDR: MRC/MCR p15, 0, c5, c3, 0, read-only, layout ERRIDR. Source: Arm ARM DDI0487, ERRIDR */
 #define AARCH64_SYSREGS_ERRIDR_ENCODING "p15, 0, c5, c3, 0"
-/* ERRSELR: MRC/MCR p15, 0, c5, c3, 1, read/write, layout ERRSELR. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERRSELR */
+/* ERRSELR: MRC/MCR p15, 0, c5, c3, 1, read/write, layout ERRSELR. Source: Arm ARM DDI0487, ERRSELR */
 #define AARCH64_SYSREGS_ERRSELR_ENCODING "p15, 0, c5, c3, 1"
-/* ERXADDR: MRC/MCR p15, 0, c5, c4, 3, read/write, layout ERXADDR. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXADDR */
+/* ERXADDR: MRC/MCR p15, 0, c5, c4, 3, read/write, layout ERXADDR. Source: Arm ARM DDI0487, ERXADDR */
 #define AARCH64_SYSREGS_ERXADDR_ENCODING "p15, 0, c5, c4, 3"
-/* ERXADDR2: MRC/MCR p15, 0, c5, c4, 7, read/write, layout ERXADDR2. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXADDR2 */
+/* ERXADDR2: MRC/MCR p15, 0, c5, c4, 7, read/write, layout ERXADDR2. Source: Arm ARM DDI0487, ERXADDR2 */
 #define AARCH64_SYSREGS_ERXADDR2_ENCODING "p15, 0, c5, c4, 7"
-/* ERXCTLR: MRC/MCR p15, 0, c5, c4, 1, read/write, layout ERXCTLR. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXCTLR */
+/* ERXCTLR: MRC/MCR p15, 0, c5, c4, 1, read/write, layout ERXCTLR. Source: Arm ARM DDI0487, ERXCTLR */
 #define AARCH64_SYSREGS_ERXCTLR_ENCODING "p15, 0, c5, c4, 1"
-/* ERXCTLR2: MRC/MCR p15, 0, c5, c4, 5, read/write, layout ERXCTLR2. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXCTLR2 */
+/* ERXCTLR2: MRC/MCR p15, 0, c5, c4, 5, read/write, layout ERXCTLR2. Source: Arm ARM DDI0487, ERXCTLR2 */
 #define AARCH64_SYSREGS_ERXCTLR2_ENCODING "p15, 0, c5, c4, 5"
-/* ERXFR: MRC/MCR p15, 0, c5, c4, 0, read-only, layout ERXFR. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXFR */
+/* ERXFR: MRC/MCR p15, 0, c5, c4, 0, read-only, layout ERXFR. Source: Arm ARM DDI0487, ERXFR */
 #define AARCH64_SYSREGS_ERXFR_ENCODING "p15, 0, c5, c4, 0"
-/* ERXFR2: MRC/MCR p15, 0, c5, c4, 4, read-only, layout ERXFR2. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXFR2 */
+/* ERXFR2: MRC/MCR p15, 0, c5, c4, 4, read-only, layout ERXFR2. Source: Arm ARM DDI0487, ERXFR2 */
 #define AARCH64_SYSREGS_ERXFR2_ENCODING "p15, 0, c5, c4, 4"
-/* ERXMISC0: MRC/MCR p15, 0, c5, c5, 0, read/write, layout ERXMISC0. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXMISC0 */
+/* ERXMISC0: MRC/MCR p15, 0, c5, c5, 0, read/write, layout ERXMISC0. Source: Arm ARM DDI0487, ERXMISC0 */
 #define AARCH64_SYSREGS_ERXMISC0_ENCODING "p15, 0, c5, c5, 0"
-/* ERXMISC1: MRC/MCR p15, 0, c5, c5, 1, read/write, layout ERXMISC1. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXMISC1 */
+/* ERXMISC1: MRC/MCR p15, 0, c5, c5, 1, read/write, layout ERXMISC1. Source: Arm ARM DDI0487, ERXMISC1 */
 #define AARCH64_SYSREGS_ERXMISC1_ENCODING "p15, 0, c5, c5, 1"
-/* ERXMISC2: MRC/MCR p15, 0, c5, c5, 4, read/write, layout ERXMISC2. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXMISC2 */
+/* ERXMISC2: MRC/MCR p15, 0, c5, c5, 4, read/write, layout ERXMISC2. Source: Arm ARM DDI0487, ERXMISC2 */
 #define AARCH64_SYSREGS_ERXMISC2_ENCODING "p15, 0, c5, c5, 4"
-/* ERXMISC3: MRC/MCR p15, 0, c5, c5, 5, read/write, layout ERXMISC3. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXMISC3 */
+/* ERXMISC3: MRC/MCR p15, 0, c5, c5, 5, read/write, layout ERXMISC3. Source: Arm ARM DDI0487, ERXMISC3 */
 #define AARCH64_SYSREGS_ERXMISC3_ENCODING "p15, 0, c5, c5, 5"
-/* ERXMISC4: MRC/MCR p15, 0, c5, c5, 2, read/write, layout ERXMISC4. Present when FEAT_RASv1p1 && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXMISC4 */
+/* ERXMISC4: MRC/MCR p15, 0, c5, c5, 2, read/write, layout ERXMISC4. Source: Arm ARM DDI0487, ERXMISC4 */
 #define AARCH64_SYSREGS_ERXMISC4_ENCODING "p15, 0, c5, c5, 2"
-/* ERXMISC5: MRC/MCR p15, 0, c5, c5, 3, read/write, layout ERXMISC5. Present when FEAT_RASv1p1 && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXMISC5 */
+/* ERXMISC5: MRC/MCR p15, 0, c5, c5, 3, read/write, layout ERXMISC5. Source: Arm ARM DDI0487, ERXMISC5 */
 #define AARCH64_SYSREGS_ERXMISC5_ENCODING "p15, 0, c5, c5, 3"
-/* ERXMISC6: MRC/MCR p15, 0, c5, c5, 6, read/write, layout ERXMISC6. Present when FEAT_RASv1p1 && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXMISC6 */
+/* ERXMISC6: MRC/MCR p15, 0, c5, c5, 6, read/write, layout ERXMISC6. Source: Arm ARM DDI0487, ERXMISC6 */
 #define AARCH64_SYSREGS_ERXMISC6_ENCODING "p15, 0, c5, c5, 6"
-/* ERXMISC7: MRC/MCR p15, 0, c5, c5, 7, read/write, layout ERXMISC7. Present when FEAT_RASv1p1 && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXMISC7 */
+/* ERXMISC7: MRC/MCR p15, 0, c5, c5, 7, read/write, layout ERXMISC7. Source: Arm ARM DDI0487, ERXMISC7 */
 #define AARCH64_SYSREGS_ERXMISC7_ENCODING "p15, 0, c5, c5, 7"
-/* ERXSTATUS: MRC/MCR p15, 0, c5, c4, 2, read/write, layout ERXSTATUS. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ERXSTATUS */
+/* ERXSTATUS: MRC/MCR p15, 0, c5, c4, 2, read/write, layout ERXSTATUS. Source: Arm ARM DDI0487, ERXSTATUS */
 #define AARCH64_SYSREGS_ERXSTATUS_ENCODING "p15, 0, c5, c4, 2"
-/* FCSEIDR: MRC/MCR p15, 0, c13, c0, 0, read/write, layout FCSEIDR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, FCSEIDR */
+/* FCSEIDR: MRC/MCR p15, 0, c13, c0, 0, read/write, layout FCSEIDR. Source: Arm ARM DDI0487, FCSEIDR */
 #define AARCH64_SYSREGS_FCSEIDR_ENCODING "p15, 0, c13, c0, 0"
-/* HACR: MRC/MCR p15, 4, c1, c1, 7, read/write, layout HACR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HACR */
+/* HACR: MRC/MCR p15, 4, c1, c1, 7, read/write, layout HACR. Source: Arm ARM DDI0487, HACR */
 #define AARCH64_SYSREGS_HACR_ENCODING "p15, 4, c1, c1, 7"
-/* HACTLR: MRC/MCR p15, 4, c1, c0, 1, read/write, layout HACTLR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HACTLR */
+/* HACTLR: MRC/MCR p15, 4, c1, c0, 1, read/write, layout HACTLR. Source: Arm ARM DDI0487, HACTLR */
 #define AARCH64_SYSREGS_HACTLR_ENCODING "p15, 4, c1, c0, 1"
-/* HACTLR2: MRC/MCR p15, 4, c1, c0, 3, read/write, layout HACTLR2. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HACTLR2 */
+/* HACTLR2: MRC/MCR p15, 4, c1, c0, 3, read/write, layout HACTLR2. Source: Arm ARM DDI0487, HACTLR2 */
 #define AARCH64_SYSREGS_HACTLR2_ENCODING "p15, 4, c1, c0, 3"
-/* HADFSR: MRC/MCR p15, 4, c5, c1, 0, read/write, layout HADFSR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HADFSR */
+/* HADFSR: MRC/MCR p15, 4, c5, c1, 0, read/write, layout HADFSR. Source: Arm ARM DDI0487, HADFSR */
 #define AARCH64_SYSREGS_HADFSR_ENCODING "p15, 4, c5, c1, 0"
-/* HAIFSR: MRC/MCR p15, 4, c5, c1, 1, read/write, layout HAIFSR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HAIFSR */
+/* HAIFSR: MRC/MCR p15, 4, c5, c1, 1, read/write, layout HAIFSR. Source: Arm ARM DDI0487, HAIFSR */
 #define AARCH64_SYSREGS_HAIFSR_ENCODING "p15, 4, c5, c1, 1"
-/* HAMAIR0: MRC/MCR p15, 4, c10, c3, 0, read/write, layout HAMAIR0. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HAMAIR0 */
+/* HAMAIR0: MRC/MCR p15, 4, c10, c3, 0, read/write, layout HAMAIR0. Source: Arm ARM DDI0487, HAMAIR0 */
 #define AARCH64_SYSREGS_HAMAIR0_ENCODING "p15, 4, c10, c3, 0"
-/* HAMAIR1: MRC/MCR p15, 4, c10, c3, 1, read/write, layout HAMAIR1. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HAMAIR1 */
+/* HAMAIR1: MRC/MCR p15, 4, c10, c3, 1, read/write, layout HAMAIR1. Source: Arm ARM DDI0487, HAMAIR1 */
 #define AARCH64_SYSREGS_HAMAIR1_ENCODING "p15, 4, c10, c3, 1"
-/* HCPTR: MRC/MCR p15, 4, c1, c1, 2, read/write, layout HCPTR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HCPTR */
+/* HCPTR: MRC/MCR p15, 4, c1, c1, 2, read/write, layout HCPTR. Source: Arm ARM DDI0487, HCPTR */
 #define AARCH64_SYSREGS_HCPTR_ENCODING "p15, 4, c1, c1, 2"
-/* HCR: MRC/MCR p15, 4, c1, c1, 0, read/write, layout HCR_ARM. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HCR */
+/* HCR: MRC/MCR p15, 4, c1, c1, 0, read/write, layout HCR_ARM. Source: Arm ARM DDI0487, HCR */
 #define AARCH64_SYSREGS_HCR_ENCODING "p15, 4, c1, c1, 0"
-/* HCR2: MRC/MCR p15, 4, c1, c1, 4, read/write, layout HCR2. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HCR2 */
+/* HCR2: MRC/MCR p15, 4, c1, c1, 4, read/write, layout HCR2. Source: Arm ARM DDI0487, HCR2 */
 #define AARCH64_SYSREGS_HCR2_ENCODING "p15, 4, c1, c1, 4"
-/* HDCR: MRC/MCR p15, 4, c1, c1, 1, read/write, layout HDCR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HDCR */
+/* HDCR: MRC/MCR p15, 4, c1, c1, 1, read/write, layout HDCR. Source: Arm ARM DDI0487, HDCR */
 #define AARCH64_SYSREGS_HDCR_ENCODING "p15, 4, c1, c1, 1"
-/* HDFAR: MRC/MCR p15, 4, c6, c0, 0, read/write, layout HDFAR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HDFAR */
+/* HDFAR: MRC/MCR p15, 4, c6, c0, 0, read/write, layout HDFAR. Source: Arm ARM DDI0487, HDFAR */
 #define AARCH64_SYSREGS_HDFAR_ENCODING "p15, 4, c6, c0, 0"
-/* HIFAR: MRC/MCR p15, 4, c6, c0, 2, read/write, layout HIFAR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HIFAR */
+/* HIFAR: MRC/MCR p15, 4, c6, c0, 2, read/write, layout HIFAR. Source: Arm ARM DDI0487, HIFAR */
 #define AARCH64_SYSREGS_HIFAR_ENCODING "p15, 4, c6, c0, 2"
-/* HMAIR0: MRC/MCR p15, 4, c10, c2, 0, read/write, layout HMAIR0. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HMAIR0 */
+/* HMAIR0: MRC/MCR p15, 4, c10, c2, 0, read/write, layout HMAIR0. Source: Arm ARM DDI0487, HMAIR0 */
 #define AARCH64_SYSREGS_HMAIR0_ENCODING "p15, 4, c10, c2, 0"
-/* HMAIR1: MRC/MCR p15, 4, c10, c2, 1, read/write, layout HMAIR1. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HMAIR1 */
+/* HMAIR1: MRC/MCR p15, 4, c10, c2, 1, read/write, layout HMAIR1. Source: Arm ARM DDI0487, HMAIR1 */
 #define AARCH64_SYSREGS_HMAIR1_ENCODING "p15, 4, c10, c2, 1"
-/* HPFAR: MRC/MCR p15, 4, c6, c0, 4, read/write, layout HPFAR_ARM. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HPFAR */
+/* HPFAR: MRC/MCR p15, 4, c6, c0, 4, read/write, layout HPFAR_ARM. Source: Arm ARM DDI0487, HPFAR */
 #define AARCH64_SYSREGS_HPFAR_ENCODING "p15, 4, c6, c0, 4"
-/* HRMR: MRC/MCR p15, 4, c12, c0, 2, read/write, layout HRMR. Present when HaveAArch32().. Source: Arm ARM DDI0487, HRMR */
+/* HRMR: MRC/MCR p15, 4, c12, c0, 2, read/write, layout HRMR. Source: Arm ARM DDI0487, HRMR */
 #define AARCH64_SYSREGS_HRMR_ENCODING "p15, 4, c12, c0, 2"
-/* HSCTLR: MRC/MCR p15, 4, c1, c0, 0, read/write, layout HSCTLR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HSCTLR */
+/* HSCTLR: MRC/MCR p15, 4, c1, c0, 0, read/write, layout HSCTLR. Source: Arm ARM DDI0487, HSCTLR */
 #define AARCH64_SYSREGS_HSCTLR_ENCODING "p15, 4, c1, c0, 0"
-/* HSR: MRC/MCR p15, 4, c5, c2, 0, read/write, layout HSR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HSR */
+/* HSR: MRC/MCR p15, 4, c5, c2, 0, read/write, layout HSR. Source: Arm ARM DDI0487, HSR */
 #define AARCH64_SYSREGS_HSR_ENCODING "p15, 4, c5, c2, 0"
-/* HSTR: MRC/MCR p15, 4, c1, c1, 3, read/write, layout HSTR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HSTR */
+/* HSTR: MRC/MCR p15, 4, c1, c1, 3, read/write, layout HSTR. Source: Arm ARM DDI0487, HSTR */
 #define AARCH64_SYSREGS_HSTR_ENCODING "p15, 4, c1, c1, 3"
-/* HTCR: MRC/MCR p15, 4, c2, c0, 2, read/write, layout HTCR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HTCR */
+/* HTCR: MRC/MCR p15, 4, c2, c0, 2, read/write, layout HTCR. Source: Arm ARM DDI0487, HTCR */
 #define AARCH64_SYSREGS_HTCR_ENCODING "p15, 4, c2, c0, 2"
-/* HTPIDR: MRC/MCR p15, 4, c13, c0, 2, read/write, layout HTPIDR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HTPIDR */
+/* HTPIDR: MRC/MCR p15, 4, c13, c0, 2, read/write, layout HTPIDR. Source: Arm ARM DDI0487, HTPIDR */
 #define AARCH64_SYSREGS_HTPIDR_ENCODING "p15, 4, c13, c0, 2"
-/* HTRFCR: MRC/MCR p15, 4, c1, c2, 1, read/write, layout HTRFCR. Present when HaveAArch32EL(EL2) && FEAT_TRF.. Source: Arm ARM DDI0487, HTRFCR */
+/* HTRFCR: MRC/MCR p15, 4, c1, c2, 1, read/write, layout HTRFCR. Source: Arm ARM DDI0487, HTRFCR */
 #define AARCH64_SYSREGS_HTRFCR_ENCODING "p15, 4, c1, c2, 1"
-/* HTTBR: MRRC/MCRR p15, 4, c2, read/write, layout HTTBR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HTTBR */
+/* HTTBR: MRRC/MCRR p15, 4, c2, read/write, layout HTTBR. Source: Arm ARM DDI0487, HTTBR */
 #define AARCH64_SYSREGS_HTTBR_ENCODING "p15, 4, c2"
-/* HVBAR: MRC/MCR p15, 4, c12, c0, 0, read/write, layout HVBAR. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, HVBAR */
+/* HVBAR: MRC/MCR p15, 4, c12, c0, 0, read/write, layout HVBAR. Source: Arm ARM DDI0487, HVBAR */
 #define AARCH64_SYSREGS_HVBAR_ENCODING "p15, 4, c12, c0, 0"
-/* ICC_AP0R<n>: MRC/MCR p15, 0, c12, c8, 4, read/write, layout ICC_AP0R_ARM. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_AP0R<n> */
+/* ICC_AP0R<n>: MRC/MCR p15, 0, c12, c8, 4, read/write, layout ICC_AP0R_ARM. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, ICC_AP0R<n> */
 #define AARCH64_SYSREGS_ICC_AP0R_ENCODING "p15, 0, c12, c8, 4"
 #define AARCH64_SYSREGS_ICC_AP0R_COUNT 4u
-/* ICC_AP1R<n>: MRC/MCR p15, 0, c12, c9, 0, read/write, layout ICC_AP1R_ARM. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_AP1R<n> */
+/* ICC_AP1R<n>: MRC/MCR p15, 0, c12, c9, 0, read/write, layout ICC_AP1R_ARM. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, ICC_AP1R<n> */
 #define AARCH64_SYSREGS_ICC_AP1R_ENCODING "p15, 0, c12, c9, 0"
 #define AARCH64_SYSREGS_ICC_AP1R_COUNT 4u
-/* ICC_ASGI1R: MRRC/MCRR p15, 1, c12, write-only, layout ICC_ASGI1R. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_ASGI1R */
+/* ICC_ASGI1R: MRRC/MCRR p15, 1, c12, write-only, layout ICC_ASGI1R. Source: Arm ARM DDI0487, ICC_ASGI1R */
 #define AARCH64_SYSREGS_ICC_ASGI1R_ENCODING "p15, 1, c12"
-/* ICC_BPR0: MRC/MCR p15, 0, c12, c8, 3, read/write, layout ICC_BPR0. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_BPR0 */
+/* ICC_BPR0: MRC/MCR p15, 0, c12, c8, 3, read/write, layout ICC_BPR0. Source: Arm ARM DDI0487, ICC_BPR0 */
 #define AARCH64_SYSREGS_ICC_BPR0_ENCODING "p15, 0, c12, c8, 3"
-/* ICC_BPR1: MRC/MCR p15, 0, c12, c12, 3, read/write, layout ICC_BPR1. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_BPR1 */
+/* ICC_BPR1: MRC/MCR p15, 0, c12, c12, 3, read/write, layout ICC_BPR1. Source: Arm ARM DDI0487, ICC_BPR1 */
 #define AARCH64_SYSREGS_ICC_BPR1_ENCODING "p15, 0, c12, c12, 3"
-/* ICC_CTLR: MRC/MCR p15, 0, c12, c12, 4, read/write, layout ICC_CTLR_ARM. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_CTLR */
+/* ICC_CTLR: MRC/MCR p15, 0, c12, c12, 4, read/write, layout ICC_CTLR_ARM. Source: Arm ARM DDI0487, ICC_CTLR */
 #define AARCH64_SYSREGS_ICC_CTLR_ENCODING "p15, 0, c12, c12, 4"
-/* ICC_DIR: MRC/MCR p15, 0, c12, c11, 1, write-only, layout ICC_DIR_ARM. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_DIR */
+/* ICC_DIR: MRC/MCR p15, 0, c12, c11, 1, write-only, layout ICC_DIR_ARM. Source: Arm ARM DDI0487, ICC_DIR */
 #define AARCH64_SYSREGS_ICC_DIR_ENCODING "p15, 0, c12, c11, 1"
-/* ICC_EOIR0: MRC/MCR p15, 0, c12, c8, 1, write-only, layout ICC_EOIR0. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_EOIR0 */
+/* ICC_EOIR0: MRC/MCR p15, 0, c12, c8, 1, write-only, layout ICC_EOIR0. Source: Arm ARM DDI0487, ICC_EOIR0 */
 #define AARCH64_SYSREGS_ICC_EOIR0_ENCODING "p15, 0, c12, c8, 1"
-/* ICC_EOIR1: MRC/MCR p15, 0, c12, c12, 1, write-only, layout ICC_EOIR1. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_EOIR1 */
+/* ICC_EOIR1: MRC/MCR p15, 0, c12, c12, 1, write-only, layout ICC_EOIR1. Source: Arm ARM DDI0487, ICC_EOIR1 */
 #define AARCH64_SYSREGS_ICC_EOIR1_ENCODING "p15, 0, c12, c12, 1"
-/* ICC_HPPIR0: MRC/MCR p15, 0, c12, c8, 2, read-only, layout ICC_HPPIR0. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_HPPIR0 */
+/* ICC_HPPIR0: MRC/MCR p15, 0, c12, c8, 2, read-only, layout ICC_HPPIR0. Source: Arm ARM DDI0487, ICC_HPPIR0 */
 #define AARCH64_SYSREGS_ICC_HPPIR0_ENCODING "p15, 0, c12, c8, 2"
-/* ICC_HPPIR1: MRC/MCR p15, 0, c12, c12, 2, read-only, layout ICC_HPPIR1. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_HPPIR1 */
+/* ICC_HPPIR1: MRC/MCR p15, 0, c12, c12, 2, read-only, layout ICC_HPPIR1. Source: Arm ARM DDI0487, ICC_HPPIR1 */
 #define AARCH64_SYSREGS_ICC_HPPIR1_ENCODING "p15, 0, c12, c12, 2"
-/* ICC_HSRE: MRC/MCR p15, 4, c12, c9, 5, read/write, layout ICC_HSRE. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICC_HSRE */
+/* ICC_HSRE: MRC/MCR p15, 4, c12, c9, 5, read/write, layout ICC_HSRE. Source: Arm ARM DDI0487, ICC_HSRE */
 #define AARCH64_SYSREGS_ICC_HSRE_ENCODING "p15, 4, c12, c9, 5"
-/* ICC_IAR0: MRC/MCR p15, 0, c12, c8, 0, read-only, layout ICC_IAR0. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_IAR0 */
+/* ICC_IAR0: MRC/MCR p15, 0, c12, c8, 0, read-only, layout ICC_IAR0. Source: Arm ARM DDI0487, ICC_IAR0 */
 #define AARCH64_SYSREGS_ICC_IAR0_ENCODING "p15, 0, c12, c8, 0"
-/* ICC_IAR1: MRC/MCR p15, 0, c12, c12, 0, read-only, layout ICC_IAR1. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_IAR1 */
+/* ICC_IAR1: MRC/MCR p15, 0, c12, c12, 0, read-only, layout ICC_IAR1. Source: Arm ARM DDI0487, ICC_IAR1 */
 #define AARCH64_SYSREGS_ICC_IAR1_ENCODING "p15, 0, c12, c12, 0"
-/* ICC_IGRPEN0: MRC/MCR p15, 0, c12, c12, 6, read/write, layout ICC_IGRPEN0. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_IGRPEN0 */
+/* ICC_IGRPEN0: MRC/MCR p15, 0, c12, c12, 6, read/write, layout ICC_IGRPEN0. Source: Arm ARM DDI0487, ICC_IGRPEN0 */
 #define AARCH64_SYSREGS_ICC_IGRPEN0_ENCODING "p15, 0, c12, c12, 6"
-/* ICC_IGRPEN1: MRC/MCR p15, 0, c12, c12, 7, read/write, layout ICC_IGRPEN1. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_IGRPEN1 */
+/* ICC_IGRPEN1: MRC/MCR p15, 0, c12, c12, 7, read/write, layout ICC_IGRPEN1. Source: Arm ARM DDI0487, ICC_IGRPEN1 */
 #define AARCH64_SYSREGS_ICC_IGRPEN1_ENCODING "p15, 0, c12, c12, 7"
-/* ICC_MCTLR: MRC/MCR p15, 6, c12, c12, 4, read/write, layout ICC_MCTLR. Present when HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3).. Source: Arm ARM DDI0487, ICC_MCTLR */
+/* ICC_MCTLR: MRC/MCR p15, 6, c12, c12, 4, read/write, layout ICC_MCTLR. Source: Arm ARM DDI0487, ICC_MCTLR */
 #define AARCH64_SYSREGS_ICC_MCTLR_ENCODING "p15, 6, c12, c12, 4"
-/* ICC_MGRPEN1: MRC/MCR p15, 6, c12, c12, 7, read/write, layout ICC_MGRPEN1. Present when HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3).. Source: Arm ARM DDI0487, ICC_MGRPEN1 */
+/* ICC_MGRPEN1: MRC/MCR p15, 6, c12, c12, 7, read/write, layout ICC_MGRPEN1. Source: Arm ARM DDI0487, ICC_MGRPEN1 */
 #define AARCH64_SYSREGS_ICC_MGRPEN1_ENCODING "p15, 6, c12, c12, 7"
-/* ICC_MSRE: MRC/MCR p15, 6, c12, c12, 5, read/write, layout ICC_MSRE. Present when HaveAArch32EL(EL3) && FEAT_GICv3 && HaveEL(EL3).. Source: Arm ARM DDI0487, ICC_MSRE */
+/* ICC_MSRE: MRC/MCR p15, 6, c12, c12, 5, read/write, layout ICC_MSRE. Source: Arm ARM DDI0487, ICC_MSRE */
 #define AARCH64_SYSREGS_ICC_MSRE_ENCODING "p15, 6, c12, c12, 5"
-/* ICC_PMR: MRC/MCR p15, 0, c4, c6, 0, read/write, layout ICC_PMR_ARM. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_PMR */
+/* ICC_PMR: MRC/MCR p15, 0, c4, c6, 0, read/write, layout ICC_PMR_ARM. Source: Arm ARM DDI0487, ICC_PMR */
 #define AARCH64_SYSREGS_ICC_PMR_ENCODING "p15, 0, c4, c6, 0"
-/* ICC_RPR: MRC/MCR p15, 0, c12, c11, 3, read-only, layout ICC_RPR_ARM. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_RPR */
+/* ICC_RPR: MRC/MCR p15, 0, c12, c11, 3, read-only, layout ICC_RPR_ARM. Source: Arm ARM DDI0487, ICC_RPR */
 #define AARCH64_SYSREGS_ICC_RPR_ENCODING "p15, 0, c12, c11, 3"
-/* ICC_SGI0R: MRRC/MCRR p15, 2, c12, write-only, layout ICC_SGI0R. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_SGI0R */
+/* ICC_SGI0R: MRRC/MCRR p15, 2, c12, write-only, layout ICC_SGI0R. Source: Arm ARM DDI0487, ICC_SGI0R */
 #define AARCH64_SYSREGS_ICC_SGI0R_ENCODING "p15, 2, c12"
-/* ICC_SGI1R: MRRC/MCRR p15, 0, c12, write-only, layout ICC_SGI1R. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_SGI1R */
+/* ICC_SGI1R: MRRC/MCRR p15, 0, c12, write-only, layout ICC_SGI1R. Source: Arm ARM DDI0487, ICC_SGI1R */
 #define AARCH64_SYSREGS_ICC_SGI1R_ENCODING "p15, 0, c12"
-/* ICC_SRE: MRC/MCR p15, 0, c12, c12, 5, read/write, layout ICC_SRE_ARM. Present when HaveAArch32EL(EL1) && FEAT_GICv3.. Source: Arm ARM DDI0487, ICC_SRE */
+/* ICC_SRE: MRC/MCR p15, 0, c12, c12, 5, read/write, layout ICC_SRE_ARM. Source: Arm ARM DDI0487, ICC_SRE */
 #define AARCH64_SYSREGS_ICC_SRE_ENCODING "p15, 0, c12, c12, 5"
-/* ICH_AP0R<n>: MRC/MCR p15, 4, c12, c8, 0, read/write, layout ICH_AP0R_ARM. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_AP0R<n> */
+/* ICH_AP0R<n>: MRC/MCR p15, 4, c12, c8, 0, read/write, layout ICH_AP0R_ARM. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, ICH_AP0R<n> */
 #define AARCH64_SYSREGS_ICH_AP0R_ENCODING "p15, 4, c12, c8, 0"
 #define AARCH64_SYSREGS_ICH_AP0R_COUNT 4u
-/* ICH_AP1R<n>: MRC/MCR p15, 4, c12, c9, 0, read/write, layout ICH_AP1R_ARM. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_AP1R<n> */
+/* ICH_AP1R<n>: MRC/MCR p15, 4, c12, c9, 0, read/write, layout ICH_AP1R_ARM. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, ICH_AP1R<n> */
 #define AARCH64_SYSREGS_ICH_AP1R_ENCODING "p15, 4, c12, c9, 0"
 #define AARCH64_SYSREGS_ICH_AP1R_COUNT 4u
-/* ICH_EISR: MRC/MCR p15, 4, c12, c11, 3, read-only, layout ICH_EISR_ARM. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_EISR */
+/* ICH_EISR: MRC/MCR p15, 4, c12, c11, 3, read-only, layout ICH_EISR_ARM. Source: Arm ARM DDI0487, ICH_EISR */
 #define AARCH64_SYSREGS_ICH_EISR_ENCODING "p15, 4, c12, c11, 3"
-/* ICH_ELRSR: MRC/MCR p15, 4, c12, c11, 5, read-only, layout ICH_ELRSR_ARM. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_ELRSR */
+/* ICH_ELRSR: MRC/MCR p15, 4, c12, c11, 5, read-only, layout ICH_ELRSR_ARM. Source: Arm ARM DDI0487, ICH_ELRSR */
 #define AARCH64_SYSREGS_ICH_ELRSR_ENCODING "p15, 4, c12, c11, 5"
-/* ICH_HCR: MRC/MCR p15, 4, c12, c11, 0, read/write, layout ICH_HCR_ARM. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_HCR */
+/* ICH_HCR: MRC/MCR p15, 4, c12, c11, 0, read/write, layout ICH_HCR_ARM. Source: Arm ARM DDI0487, ICH_HCR */
 #define AARCH64_SYSREGS_ICH_HCR_ENCODING "p15, 4, c12, c11, 0"
-/* ICH_LR<n>: MRC/MCR p15, 4, c12, c12, 0, read/write, layout ICH_LR_ARM. An array of 16: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_LR<n> */
+/* ICH_LR<n>: MRC/MCR p15, 4, c12, c12, 0, read/write, layout ICH_LR_ARM. An array of 16: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, ICH_LR<n> */
 #define AARCH64_SYSREGS_ICH_LR_ENCODING "p15, 4, c12, c12, 0"
 #define AARCH64_SYSREGS_ICH_LR_COUNT 16u
-/* ICH_LRC<n>: MRC/MCR p15, 4, c12, c14, 0, read/write, layout ICH_LRC. An array of 16: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_LRC<n> */
+/* ICH_LRC<n>: MRC/MCR p15, 4, c12, c14, 0, read/write, layout ICH_LRC. An array of 16: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, ICH_LRC<n> */
 #define AARCH64_SYSREGS_ICH_LRC_ENCODING "p15, 4, c12, c14, 0"
 #define AARCH64_SYSREGS_ICH_LRC_COUNT 16u
-/* ICH_MISR: MRC/MCR p15, 4, c12, c11, 2, read-only, layout ICH_MISR_ARM. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_MISR */
+/* ICH_MISR: MRC/MCR p15, 4, c12, c11, 2, read-only, layout ICH_MISR_ARM. Source: Arm ARM DDI0487, ICH_MISR */
 #define AARCH64_SYSREGS_ICH_MISR_ENCODING "p15, 4, c12, c11, 2"
-/* ICH_VMCR: MRC/MCR p15, 4, c12, c11, 7, read/write, layout ICH_VMCR_ARM. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_VMCR */
+/* ICH_VMCR: MRC/MCR p15, 4, c12, c11, 7, read/write, layout ICH_VMCR_ARM. Source: Arm ARM DDI0487, ICH_VMCR */
 #define AARCH64_SYSREGS_ICH_VMCR_ENCODING "p15, 4, c12, c11, 7"
-/* ICH_VTR: MRC/MCR p15, 4, c12, c11, 1, read-only, layout ICH_VTR_ARM. Present when HaveAArch32EL(EL2) && FEAT_GICv3 && (HaveEL(EL2) || HaveEL(EL3)).. Source: Arm ARM DDI0487, ICH_VTR */
+/* ICH_VTR: MRC/MCR p15, 4, c12, c11, 1, read-only, layout ICH_VTR_ARM. Source: Arm ARM DDI0487, ICH_VTR */
 #define AARCH64_SYSREGS_ICH_VTR_ENCODING "p15, 4, c12, c11, 1"
-/* ICIALLU: MRC/MCR p15, 0, c7, c5, 0, write-only, layout ICIALLU. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ICIALLU */
+/* ICIALLU: MRC/MCR p15, 0, c7, c5, 0, write-only, layout ICIALLU. Source: Arm ARM DDI0487, ICIALLU */
 #define AARCH64_SYSREGS_ICIALLU_ENCODING "p15, 0, c7, c5, 0"
-/* ICIALLUIS: MRC/MCR p15, 0, c7, c1, 0, write-only, layout ICIALLUIS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ICIALLUIS */
+/* ICIALLUIS: MRC/MCR p15, 0, c7, c1, 0, write-only, layout ICIALLUIS. Source: Arm ARM DDI0487, ICIALLUIS */
 #define AARCH64_SYSREGS_ICIALLUIS_ENCODING "p15, 0, c7, c1, 0"
-/* ICIMVAU: MRC/MCR p15, 0, c7, c5, 1, write-only, layout ICIMVAU. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ICIMVAU */
+/* ICIMVAU: MRC/MCR p15, 0, c7, c5, 1, write-only, layout ICIMVAU. Source: Arm ARM DDI0487, ICIMVAU */
 #define AARCH64_SYSREGS_ICIMVAU_ENCODING "p15, 0, c7, c5, 1"
-/* ID_AFR0: MRC/MCR p15, 0, c0, c1, 3, read-only, layout ID_AFR0_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_AFR0 */
+/* ID_AFR0: MRC/MCR p15, 0, c0, c1, 3, read-only, layout ID_AFR0_ARM. Source: Arm ARM DDI0487, ID_AFR0 */
 #define AARCH64_SYSREGS_ID_AFR0_ENCODING "p15, 0, c0, c1, 3"
 /* ID_DFR0: MRC/MCR p15, 0, c0, c1, 2, read-only, layout ID_DFR0. AArch32 Debug Feature Register 0 (the PMU version is PerfMon). Source: Arm ARM DDI0487 ID_DFR0 (the AArch32 view of ID_DFR0_EL1, Linux arch/arm64/tools/sysreg 3 0 0 1 2) */
 #define AARCH64_SYSREGS_ID_DFR0_ENCODING "p15, 0, c0, c1, 2"
-/* ID_DFR1: MRC/MCR p15, 0, c0, c3, 5, read-only, layout ID_DFR1_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_DFR1 */
+/* ID_DFR1: MRC/MCR p15, 0, c0, c3, 5, read-only, layout ID_DFR1_ARM. Source: Arm ARM DDI0487, ID_DFR1 */
 #define AARCH64_SYSREGS_ID_DFR1_ENCODING "p15, 0, c0, c3, 5"
-/* ID_ISAR0: MRC/MCR p15, 0, c0, c2, 0, read-only, layout ID_ISAR0_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_ISAR0 */
+/* ID_ISAR0: MRC/MCR p15, 0, c0, c2, 0, read-only, layout ID_ISAR0_ARM. Source: Arm ARM DDI0487, ID_ISAR0 */
 #define AARCH64_SYSREGS_ID_ISAR0_ENCODING "p15, 0, c0, c2, 0"
-/* ID_ISAR1: MRC/MCR p15, 0, c0, c2, 1, read-only, layout ID_ISAR1_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_ISAR1 */
+/* ID_ISAR1: MRC/MCR p15, 0, c0, c2, 1, read-only, layout ID_ISAR1_ARM. Source: Arm ARM DDI0487, ID_ISAR1 */
 #define AARCH64_SYSREGS_ID_ISAR1_ENCODING "p15, 0, c0, c2, 1"
-/* ID_ISAR2: MRC/MCR p15, 0, c0, c2, 2, read-only, layout ID_ISAR2_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_ISAR2 */
+/* ID_ISAR2: MRC/MCR p15, 0, c0, c2, 2, read-only, layout ID_ISAR2_ARM. Source: Arm ARM DDI0487, ID_ISAR2 */
 #define AARCH64_SYSREGS_ID_ISAR2_ENCODING "p15, 0, c0, c2, 2"
-/* ID_ISAR3: MRC/MCR p15, 0, c0, c2, 3, read-only, layout ID_ISAR3_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_ISAR3 */
+/* ID_ISAR3: MRC/MCR p15, 0, c0, c2, 3, read-only, layout ID_ISAR3_ARM. Source: Arm ARM DDI0487, ID_ISAR3 */
 #define AARCH64_SYSREGS_ID_ISAR3_ENCODING "p15, 0, c0, c2, 3"
-/* ID_ISAR4: MRC/MCR p15, 0, c0, c2, 4, read-only, layout ID_ISAR4_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_ISAR4 */
+/* ID_ISAR4: MRC/MCR p15, 0, c0, c2, 4, read-only, layout ID_ISAR4_ARM. Source: Arm ARM DDI0487, ID_ISAR4 */
 #define AARCH64_SYSREGS_ID_ISAR4_ENCODING "p15, 0, c0, c2, 4"
-/* ID_ISAR5: MRC/MCR p15, 0, c0, c2, 5, read-only, layout ID_ISAR5_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_ISAR5 */
+/* ID_ISAR5: MRC/MCR p15, 0, c0, c2, 5, read-only, layout ID_ISAR5_ARM. Source: Arm ARM DDI0487, ID_ISAR5 */
 #define AARCH64_SYSREGS_ID_ISAR5_ENCODING "p15, 0, c0, c2, 5"
-/* ID_ISAR6: MRC/MCR p15, 0, c0, c2, 7, read-only, layout ID_ISAR6_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_ISAR6 */
+/* ID_ISAR6: MRC/MCR p15, 0, c0, c2, 7, read-only, layout ID_ISAR6_ARM. Source: Arm ARM DDI0487, ID_ISAR6 */
 #define AARCH64_SYSREGS_ID_ISAR6_ENCODING "p15, 0, c0, c2, 7"
-/* ID_MMFR0: MRC/MCR p15, 0, c0, c1, 4, read-only, layout ID_MMFR0_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_MMFR0 */
+/* ID_MMFR0: MRC/MCR p15, 0, c0, c1, 4, read-only, layout ID_MMFR0_ARM. Source: Arm ARM DDI0487, ID_MMFR0 */
 #define AARCH64_SYSREGS_ID_MMFR0_ENCODING "p15, 0, c0, c1, 4"
-/* ID_MMFR1: MRC/MCR p15, 0, c0, c1, 5, read-only, layout ID_MMFR1_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_MMFR1 */
+/* ID_MMFR1: MRC/MCR p15, 0, c0, c1, 5, read-only, layout ID_MMFR1_ARM. Source: Arm ARM DDI0487, ID_MMFR1 */
 #define AARCH64_SYSREGS_ID_MMFR1_ENCODING "p15, 0, c0, c1, 5"
-/* ID_MMFR2: MRC/MCR p15, 0, c0, c1, 6, read-only, layout ID_MMFR2_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_MMFR2 */
+/* ID_MMFR2: MRC/MCR p15, 0, c0, c1, 6, read-only, layout ID_MMFR2_ARM. Source: Arm ARM DDI0487, ID_MMFR2 */
 #define AARCH64_SYSREGS_ID_MMFR2_ENCODING "p15, 0, c0, c1, 6"
-/* ID_MMFR3: MRC/MCR p15, 0, c0, c1, 7, read-only, layout ID_MMFR3_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_MMFR3 */
+/* ID_MMFR3: MRC/MCR p15, 0, c0, c1, 7, read-only, layout ID_MMFR3_ARM. Source: Arm ARM DDI0487, ID_MMFR3 */
 #define AARCH64_SYSREGS_ID_MMFR3_ENCODING "p15, 0, c0, c1, 7"
-/* ID_MMFR4: MRC/MCR p15, 0, c0, c2, 6, read-only, layout ID_MMFR4_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_MMFR4 */
+/* ID_MMFR4: MRC/MCR p15, 0, c0, c2, 6, read-only, layout ID_MMFR4_ARM. Source: Arm ARM DDI0487, ID_MMFR4 */
 #define AARCH64_SYSREGS_ID_MMFR4_ENCODING "p15, 0, c0, c2, 6"
-/* ID_MMFR5: MRC/MCR p15, 0, c0, c3, 6, read-only, layout ID_MMFR5_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_MMFR5 */
+/* ID_MMFR5: MRC/MCR p15, 0, c0, c3, 6, read-only, layout ID_MMFR5_ARM. Source: Arm ARM DDI0487, ID_MMFR5 */
 #define AARCH64_SYSREGS_ID_MMFR5_ENCODING "p15, 0, c0, c3, 6"
-/* ID_PFR0: MRC/MCR p15, 0, c0, c1, 0, read-only, layout ID_PFR0_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_PFR0 */
+/* ID_PFR0: MRC/MCR p15, 0, c0, c1, 0, read-only, layout ID_PFR0_ARM. Source: Arm ARM DDI0487, ID_PFR0 */
 #define AARCH64_SYSREGS_ID_PFR0_ENCODING "p15, 0, c0, c1, 0"
-/* ID_PFR1: MRC/MCR p15, 0, c0, c1, 1, read-only, layout ID_PFR1_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_PFR1 */
+/* ID_PFR1: MRC/MCR p15, 0, c0, c1, 1, read-only, layout ID_PFR1_ARM. Source: Arm ARM DDI0487, ID_PFR1 */
 #define AARCH64_SYSREGS_ID_PFR1_ENCODING "p15, 0, c0, c1, 1"
-/* ID_PFR2: MRC/MCR p15, 0, c0, c3, 4, read-only, layout ID_PFR2_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ID_PFR2 */
+/* ID_PFR2: MRC/MCR p15, 0, c0, c3, 4, read-only, layout ID_PFR2_ARM. Source: Arm ARM DDI0487, ID_PFR2 */
 #define AARCH64_SYSREGS_ID_PFR2_ENCODING "p15, 0, c0, c3, 4"
-/* IFAR: MRC/MCR p15, 0, c6, c0, 2, read/write, layout IFAR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, IFAR */
+/* IFAR: MRC/MCR p15, 0, c6, c0, 2, read/write, layout IFAR. Source: Arm ARM DDI0487, IFAR */
 #define AARCH64_SYSREGS_IFAR_ENCODING "p15, 0, c6, c0, 2"
-/* IFSR: MRC/MCR p15, 0, c5, c0, 1, read/write, layout IFSR. Present when HaveAArch32EL(EL1). Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').. Source: Arm ARM DDI0487, IFSR */
+/* IFSR: MRC/MCR p15, 0, c5, c0, 1, read/write, layout IFSR. Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').. Source: Arm ARM DDI0487, IFSR */
 #define AARCH64_SYSREGS_IFSR_ENCODING "p15, 0, c5, c0, 1"
 /* IFSR_EAE1: MRC/MCR p15, 0, c5, c0, 1, read/write, layout IFSR_EAE1. IFSR when (TTBCR.EAE == '1'): Arm's data gives it this layout.. Source: Arm ARM DDI0487, IFSR */
 #define AARCH64_SYSREGS_IFSR_EAE1_ENCODING "p15, 0, c5, c0, 1"
-/* ISR: MRC/MCR p15, 0, c12, c1, 0, read-only, layout ISR_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ISR */
+/* ISR: MRC/MCR p15, 0, c12, c1, 0, read-only, layout ISR_ARM. Source: Arm ARM DDI0487, ISR */
 #define AARCH64_SYSREGS_ISR_ENCODING "p15, 0, c12, c1, 0"
-/* ITLBIALL: MRC/MCR p15, 0, c8, c5, 0, write-only, layout ITLBIALL. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ITLBIALL */
+/* ITLBIALL: MRC/MCR p15, 0, c8, c5, 0, write-only, layout ITLBIALL. Source: Arm ARM DDI0487, ITLBIALL */
 #define AARCH64_SYSREGS_ITLBIALL_ENCODING "p15, 0, c8, c5, 0"
-/* ITLBIASID: MRC/MCR p15, 0, c8, c5, 2, write-only, layout ITLBIASID. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ITLBIASID */
+/* ITLBIASID: MRC/MCR p15, 0, c8, c5, 2, write-only, layout ITLBIASID. Source: Arm ARM DDI0487, ITLBIASID */
 #define AARCH64_SYSREGS_ITLBIASID_ENCODING "p15, 0, c8, c5, 2"
-/* ITLBIMVA: MRC/MCR p15, 0, c8, c5, 1, write-only, layout ITLBIMVA. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, ITLBIMVA */
+/* ITLBIMVA: MRC/MCR p15, 0, c8, c5, 1, write-only, layout ITLBIMVA. Source: Arm ARM DDI0487, ITLBIMVA */
 #define AARCH64_SYSREGS_ITLBIMVA_ENCODING "p15, 0, c8, c5, 1"
-/* JIDR: MRC/MCR p14, 7, c0, c0, 0, read-only, layout JIDR. Present when HaveAArch32().. Source: Arm ARM DDI0487, JIDR */
+/* JIDR: MRC/MCR p14, 7, c0, c0, 0, read-only, layout JIDR. Source: Arm ARM DDI0487, JIDR */
 #define AARCH64_SYSREGS_JIDR_ENCODING "p14, 7, c0, c0, 0"
-/* JMCR: MRC/MCR p14, 7, c2, c0, 0, read/write, layout JMCR. Present when HaveAArch32().. Source: Arm ARM DDI0487, JMCR */
+/* JMCR: MRC/MCR p14, 7, c2, c0, 0, read/write, layout JMCR. Source: Arm ARM DDI0487, JMCR */
 #define AARCH64_SYSREGS_JMCR_ENCODING "p14, 7, c2, c0, 0"
-/* JOSCR: MRC/MCR p14, 7, c1, c0, 0, read/write, layout JOSCR. Present when HaveAArch32().. Source: Arm ARM DDI0487, JOSCR */
+/* JOSCR: MRC/MCR p14, 7, c1, c0, 0, read/write, layout JOSCR. Source: Arm ARM DDI0487, JOSCR */
 #define AARCH64_SYSREGS_JOSCR_ENCODING "p14, 7, c1, c0, 0"
 /* MIDR: MRC/MCR p15, 0, c0, c0, 0, read-only, layout MIDR. Main ID Register, AArch32. Source: Arm ARM DDI0487, MIDR (coproc 0b1111, opc1 0, CRn c0, CRm c0, opc2 0) */
 #define AARCH64_SYSREGS_MIDR_ENCODING "p15, 0, c0, c0, 0"
 /* MPIDR: MRC/MCR p15, 0, c0, c0, 5, read-only, layout MPIDR_A32. Multiprocessor Affinity Register (AArch32). Source: Arm ARM DDI0487, MPIDR */
 #define AARCH64_SYSREGS_MPIDR_ENCODING "p15, 0, c0, c0, 5"
-/* NSACR: MRC/MCR p15, 0, c1, c1, 2, read/write, layout NSACR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, NSACR */
+/* NSACR: MRC/MCR p15, 0, c1, c1, 2, read/write, layout NSACR. Source: Arm ARM DDI0487, NSACR */
 #define AARCH64_SYSREGS_NSACR_ENCODING "p15, 0, c1, c1, 2"
-/* PAR: MRRC/MCRR p15, 0, c7, read/write, layout PAR_ARM. Present when HaveAArch32EL(EL1). Arm's data gives 4 layouts; this is the one when Text("the instruction returned a 32-bit value to the PAR, PAR.F==0").. Source: Arm ARM DDI0487, PAR */
+/* PAR: MRRC/MCRR p15, 0, c7, read/write, layout PAR_ARM. Arm's data gives 4 layouts; this is the one when Text("the instruction returned a 32-bit value to the PAR, PAR.F==0").. Source: Arm ARM DDI0487, PAR */
 #define AARCH64_SYSREGS_PAR_ENCODING "p15, 0, c7"
 /* PAR_VIEW: MRRC/MCRR p15, 0, c7, read/write, layout PAR_VIEW. PAR when Text("the instruction returned a 32-bit value to the PAR, PAR.F==1"): Arm's data gives it this layout.. Source: Arm ARM DDI0487, PAR */
 #define AARCH64_SYSREGS_PAR_VIEW_ENCODING "p15, 0, c7"
@@ -714,81 +714,81 @@
 #define AARCH64_SYSREGS_PMXEVCNTR_ENCODING "p15, 0, c9, c13, 2"
 /* PMXEVTYPER: MRC/MCR p15, 0, c9, c13, 1, read/write, layout PMEVTYPER. Selected Event Type Register (PMEVTYPER<n> for n = PMSELR.SEL; PMCCFILTR when SEL = 31). Source: Arm ARM DDI0487 §G8.4 PMXEVTYPER */
 #define AARCH64_SYSREGS_PMXEVTYPER_ENCODING "p15, 0, c9, c13, 1"
-/* REVIDR: MRC/MCR p15, 0, c0, c0, 6, read-only, layout REVIDR_ARM. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, REVIDR */
+/* REVIDR: MRC/MCR p15, 0, c0, c0, 6, read-only, layout REVIDR_ARM. Source: Arm ARM DDI0487, REVIDR */
 #define AARCH64_SYSREGS_REVIDR_ENCODING "p15, 0, c0, c0, 6"
-/* RMR: MRC/MCR p15, 0, c12, c0, 2, read/write, layout RMR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, RMR */
+/* RMR: MRC/MCR p15, 0, c12, c0, 2, read/write, layout RMR. Source: Arm ARM DDI0487, RMR */
 #define AARCH64_SYSREGS_RMR_ENCODING "p15, 0, c12, c0, 2"
-/* SCR: MRC/MCR p15, 0, c1, c1, 0, read/write, layout SCR_ARM. Present when HaveAArch32EL(EL3).. Source: Arm ARM DDI0487, SCR */
+/* SCR: MRC/MCR p15, 0, c1, c1, 0, read/write, layout SCR_ARM. Source: Arm ARM DDI0487, SCR */
 #define AARCH64_SYSREGS_SCR_ENCODING "p15, 0, c1, c1, 0"
 /* SCTLR: MRC/MCR p15, 0, c1, c0, 0, read/write, layout SCTLR_A32. System Control Register (AArch32 MRC/MCR). Source: Arm ARM DDI0487, SCTLR (AArch32) */
 #define AARCH64_SYSREGS_SCTLR_ENCODING "p15, 0, c1, c0, 0"
-/* SDCR: MRC/MCR p15, 0, c1, c3, 1, read/write, layout SDCR. Present when HaveAArch32EL(EL3).. Source: Arm ARM DDI0487, SDCR */
+/* SDCR: MRC/MCR p15, 0, c1, c3, 1, read/write, layout SDCR. Source: Arm ARM DDI0487, SDCR */
 #define AARCH64_SYSREGS_SDCR_ENCODING "p15, 0, c1, c3, 1"
-/* SDER: MRC/MCR p15, 0, c1, c1, 1, read/write, layout SDER. Present when (HaveEL(EL3) && HaveAArch32EL(EL3)) || (HaveAArch32EL(EL1) && HaveELUsingSecurityState(EL1, TRUE)).. Source: Arm ARM DDI0487, SDER */
+/* SDER: MRC/MCR p15, 0, c1, c1, 1, read/write, layout SDER. Source: Arm ARM DDI0487, SDER */
 #define AARCH64_SYSREGS_SDER_ENCODING "p15, 0, c1, c1, 1"
-/* TCMTR: MRC/MCR p15, 0, c0, c0, 2, read-only, layout TCMTR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TCMTR */
+/* TCMTR: MRC/MCR p15, 0, c0, c0, 2, read-only, layout TCMTR. Source: Arm ARM DDI0487, TCMTR */
 #define AARCH64_SYSREGS_TCMTR_ENCODING "p15, 0, c0, c0, 2"
-/* TLBIALL: MRC/MCR p15, 0, c8, c7, 0, write-only, layout TLBIALL. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIALL */
+/* TLBIALL: MRC/MCR p15, 0, c8, c7, 0, write-only, layout TLBIALL. Source: Arm ARM DDI0487, TLBIALL */
 #define AARCH64_SYSREGS_TLBIALL_ENCODING "p15, 0, c8, c7, 0"
-/* TLBIALLH: MRC/MCR p15, 4, c8, c7, 0, write-only, layout TLBIALLH. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIALLH */
+/* TLBIALLH: MRC/MCR p15, 4, c8, c7, 0, write-only, layout TLBIALLH. Source: Arm ARM DDI0487, TLBIALLH */
 #define AARCH64_SYSREGS_TLBIALLH_ENCODING "p15, 4, c8, c7, 0"
-/* TLBIALLHIS: MRC/MCR p15, 4, c8, c3, 0, write-only, layout TLBIALLHIS. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIALLHIS */
+/* TLBIALLHIS: MRC/MCR p15, 4, c8, c3, 0, write-only, layout TLBIALLHIS. Source: Arm ARM DDI0487, TLBIALLHIS */
 #define AARCH64_SYSREGS_TLBIALLHIS_ENCODING "p15, 4, c8, c3, 0"
-/* TLBIALLIS: MRC/MCR p15, 0, c8, c3, 0, write-only, layout TLBIALLIS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIALLIS */
+/* TLBIALLIS: MRC/MCR p15, 0, c8, c3, 0, write-only, layout TLBIALLIS. Source: Arm ARM DDI0487, TLBIALLIS */
 #define AARCH64_SYSREGS_TLBIALLIS_ENCODING "p15, 0, c8, c3, 0"
-/* TLBIALLNSNH: MRC/MCR p15, 4, c8, c7, 4, write-only, layout TLBIALLNSNH. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIALLNSNH */
+/* TLBIALLNSNH: MRC/MCR p15, 4, c8, c7, 4, write-only, layout TLBIALLNSNH. Source: Arm ARM DDI0487, TLBIALLNSNH */
 #define AARCH64_SYSREGS_TLBIALLNSNH_ENCODING "p15, 4, c8, c7, 4"
-/* TLBIALLNSNHIS: MRC/MCR p15, 4, c8, c3, 4, write-only, layout TLBIALLNSNHIS. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIALLNSNHIS */
+/* TLBIALLNSNHIS: MRC/MCR p15, 4, c8, c3, 4, write-only, layout TLBIALLNSNHIS. Source: Arm ARM DDI0487, TLBIALLNSNHIS */
 #define AARCH64_SYSREGS_TLBIALLNSNHIS_ENCODING "p15, 4, c8, c3, 4"
-/* TLBIASID: MRC/MCR p15, 0, c8, c7, 2, write-only, layout TLBIASID. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIASID */
+/* TLBIASID: MRC/MCR p15, 0, c8, c7, 2, write-only, layout TLBIASID. Source: Arm ARM DDI0487, TLBIASID */
 #define AARCH64_SYSREGS_TLBIASID_ENCODING "p15, 0, c8, c7, 2"
-/* TLBIASIDIS: MRC/MCR p15, 0, c8, c3, 2, write-only, layout TLBIASIDIS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIASIDIS */
+/* TLBIASIDIS: MRC/MCR p15, 0, c8, c3, 2, write-only, layout TLBIASIDIS. Source: Arm ARM DDI0487, TLBIASIDIS */
 #define AARCH64_SYSREGS_TLBIASIDIS_ENCODING "p15, 0, c8, c3, 2"
-/* TLBIIPAS2: MRC/MCR p15, 4, c8, c4, 1, write-only, layout TLBIIPAS2. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIIPAS2 */
+/* TLBIIPAS2: MRC/MCR p15, 4, c8, c4, 1, write-only, layout TLBIIPAS2. Source: Arm ARM DDI0487, TLBIIPAS2 */
 #define AARCH64_SYSREGS_TLBIIPAS2_ENCODING "p15, 4, c8, c4, 1"
-/* TLBIIPAS2IS: MRC/MCR p15, 4, c8, c0, 1, write-only, layout TLBIIPAS2IS. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIIPAS2IS */
+/* TLBIIPAS2IS: MRC/MCR p15, 4, c8, c0, 1, write-only, layout TLBIIPAS2IS. Source: Arm ARM DDI0487, TLBIIPAS2IS */
 #define AARCH64_SYSREGS_TLBIIPAS2IS_ENCODING "p15, 4, c8, c0, 1"
-/* TLBIIPAS2L: MRC/MCR p15, 4, c8, c4, 5, write-only, layout TLBIIPAS2L. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIIPAS2L */
+/* TLBIIPAS2L: MRC/MCR p15, 4, c8, c4, 5, write-only, layout TLBIIPAS2L. Source: Arm ARM DDI0487, TLBIIPAS2L */
 #define AARCH64_SYSREGS_TLBIIPAS2L_ENCODING "p15, 4, c8, c4, 5"
-/* TLBIIPAS2LIS: MRC/MCR p15, 4, c8, c0, 5, write-only, layout TLBIIPAS2LIS. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIIPAS2LIS */
+/* TLBIIPAS2LIS: MRC/MCR p15, 4, c8, c0, 5, write-only, layout TLBIIPAS2LIS. Source: Arm ARM DDI0487, TLBIIPAS2LIS */
 #define AARCH64_SYSREGS_TLBIIPAS2LIS_ENCODING "p15, 4, c8, c0, 5"
-/* TLBIMVA: MRC/MCR p15, 0, c8, c7, 1, write-only, layout TLBIMVA. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIMVA */
+/* TLBIMVA: MRC/MCR p15, 0, c8, c7, 1, write-only, layout TLBIMVA. Source: Arm ARM DDI0487, TLBIMVA */
 #define AARCH64_SYSREGS_TLBIMVA_ENCODING "p15, 0, c8, c7, 1"
-/* TLBIMVAA: MRC/MCR p15, 0, c8, c7, 3, write-only, layout TLBIMVAA. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIMVAA */
+/* TLBIMVAA: MRC/MCR p15, 0, c8, c7, 3, write-only, layout TLBIMVAA. Source: Arm ARM DDI0487, TLBIMVAA */
 #define AARCH64_SYSREGS_TLBIMVAA_ENCODING "p15, 0, c8, c7, 3"
-/* TLBIMVAAIS: MRC/MCR p15, 0, c8, c3, 3, write-only, layout TLBIMVAAIS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIMVAAIS */
+/* TLBIMVAAIS: MRC/MCR p15, 0, c8, c3, 3, write-only, layout TLBIMVAAIS. Source: Arm ARM DDI0487, TLBIMVAAIS */
 #define AARCH64_SYSREGS_TLBIMVAAIS_ENCODING "p15, 0, c8, c3, 3"
-/* TLBIMVAAL: MRC/MCR p15, 0, c8, c7, 7, write-only, layout TLBIMVAAL. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIMVAAL */
+/* TLBIMVAAL: MRC/MCR p15, 0, c8, c7, 7, write-only, layout TLBIMVAAL. Source: Arm ARM DDI0487, TLBIMVAAL */
 #define AARCH64_SYSREGS_TLBIMVAAL_ENCODING "p15, 0, c8, c7, 7"
-/* TLBIMVAALIS: MRC/MCR p15, 0, c8, c3, 7, write-only, layout TLBIMVAALIS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIMVAALIS */
+/* TLBIMVAALIS: MRC/MCR p15, 0, c8, c3, 7, write-only, layout TLBIMVAALIS. Source: Arm ARM DDI0487, TLBIMVAALIS */
 #define AARCH64_SYSREGS_TLBIMVAALIS_ENCODING "p15, 0, c8, c3, 7"
-/* TLBIMVAH: MRC/MCR p15, 4, c8, c7, 1, write-only, layout TLBIMVAH. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIMVAH */
+/* TLBIMVAH: MRC/MCR p15, 4, c8, c7, 1, write-only, layout TLBIMVAH. Source: Arm ARM DDI0487, TLBIMVAH */
 #define AARCH64_SYSREGS_TLBIMVAH_ENCODING "p15, 4, c8, c7, 1"
-/* TLBIMVAHIS: MRC/MCR p15, 4, c8, c3, 1, write-only, layout TLBIMVAHIS. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIMVAHIS */
+/* TLBIMVAHIS: MRC/MCR p15, 4, c8, c3, 1, write-only, layout TLBIMVAHIS. Source: Arm ARM DDI0487, TLBIMVAHIS */
 #define AARCH64_SYSREGS_TLBIMVAHIS_ENCODING "p15, 4, c8, c3, 1"
-/* TLBIMVAIS: MRC/MCR p15, 0, c8, c3, 1, write-only, layout TLBIMVAIS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIMVAIS */
+/* TLBIMVAIS: MRC/MCR p15, 0, c8, c3, 1, write-only, layout TLBIMVAIS. Source: Arm ARM DDI0487, TLBIMVAIS */
 #define AARCH64_SYSREGS_TLBIMVAIS_ENCODING "p15, 0, c8, c3, 1"
-/* TLBIMVAL: MRC/MCR p15, 0, c8, c7, 5, write-only, layout TLBIMVAL. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIMVAL */
+/* TLBIMVAL: MRC/MCR p15, 0, c8, c7, 5, write-only, layout TLBIMVAL. Source: Arm ARM DDI0487, TLBIMVAL */
 #define AARCH64_SYSREGS_TLBIMVAL_ENCODING "p15, 0, c8, c7, 5"
-/* TLBIMVALH: MRC/MCR p15, 4, c8, c7, 5, write-only, layout TLBIMVALH. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIMVALH */
+/* TLBIMVALH: MRC/MCR p15, 4, c8, c7, 5, write-only, layout TLBIMVALH. Source: Arm ARM DDI0487, TLBIMVALH */
 #define AARCH64_SYSREGS_TLBIMVALH_ENCODING "p15, 4, c8, c7, 5"
-/* TLBIMVALHIS: MRC/MCR p15, 4, c8, c3, 5, write-only, layout TLBIMVALHIS. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, TLBIMVALHIS */
+/* TLBIMVALHIS: MRC/MCR p15, 4, c8, c3, 5, write-only, layout TLBIMVALHIS. Source: Arm ARM DDI0487, TLBIMVALHIS */
 #define AARCH64_SYSREGS_TLBIMVALHIS_ENCODING "p15, 4, c8, c3, 5"
-/* TLBIMVALIS: MRC/MCR p15, 0, c8, c3, 5, write-only, layout TLBIMVALIS. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBIMVALIS */
+/* TLBIMVALIS: MRC/MCR p15, 0, c8, c3, 5, write-only, layout TLBIMVALIS. Source: Arm ARM DDI0487, TLBIMVALIS */
 #define AARCH64_SYSREGS_TLBIMVALIS_ENCODING "p15, 0, c8, c3, 5"
-/* TLBTR: MRC/MCR p15, 0, c0, c0, 3, read-only, layout TLBTR. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TLBTR */
+/* TLBTR: MRC/MCR p15, 0, c0, c0, 3, read-only, layout TLBTR. Source: Arm ARM DDI0487, TLBTR */
 #define AARCH64_SYSREGS_TLBTR_ENCODING "p15, 0, c0, c0, 3"
-/* TPIDRPRW: MRC/MCR p15, 0, c13, c0, 4, read/write, layout TPIDRPRW. Present when HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, TPIDRPRW */
+/* TPIDRPRW: MRC/MCR p15, 0, c13, c0, 4, read/write, layout TPIDRPRW. Source: Arm ARM DDI0487, TPIDRPRW */
 #define AARCH64_SYSREGS_TPIDRPRW_ENCODING "p15, 0, c13, c0, 4"
-/* TPIDRURO: MRC/MCR p15, 0, c13, c0, 3, read/write, layout TPIDRURO. Present when HaveAArch32().. Source: Arm ARM DDI0487, TPIDRURO */
+/* TPIDRURO: MRC/MCR p15, 0, c13, c0, 3, read/write, layout TPIDRURO. Source: Arm ARM DDI0487, TPIDRURO */
 #define AARCH64_SYSREGS_TPIDRURO_ENCODING "p15, 0, c13, c0, 3"
-/* TPIDRURW: MRC/MCR p15, 0, c13, c0, 2, read/write, layout TPIDRURW. Present when HaveAArch32().. Source: Arm ARM DDI0487, TPIDRURW */
+/* TPIDRURW: MRC/MCR p15, 0, c13, c0, 2, read/write, layout TPIDRURW. Source: Arm ARM DDI0487, TPIDRURW */
 #define AARCH64_SYSREGS_TPIDRURW_ENCODING "p15, 0, c13, c0, 2"
-/* TRFCR: MRC/MCR p15, 0, c1, c2, 1, read/write, layout TRFCR. Present when HaveAArch32EL(EL1) && FEAT_TRF.. Source: Arm ARM DDI0487, TRFCR */
+/* TRFCR: MRC/MCR p15, 0, c1, c2, 1, read/write, layout TRFCR. Source: Arm ARM DDI0487, TRFCR */
 #define AARCH64_SYSREGS_TRFCR_ENCODING "p15, 0, c1, c2, 1"
 /* TTBCR: MRC/MCR p15, 0, c2, c0, 2, read/write, layout TTBCR. Translation Table Base Control Register (AArch32), TTBCR.EAE = 0 layout. Source: Arm ARM DDI0487, TTBCR (AArch32) */
 #define AARCH64_SYSREGS_TTBCR_ENCODING "p15, 0, c2, c0, 2"
-/* TTBCR2: MRC/MCR p15, 0, c2, c0, 3, read/write, layout TTBCR2. Present when HaveAArch32EL(EL1) && FEAT_AA32HPD.. Source: Arm ARM DDI0487, TTBCR2 */
+/* TTBCR2: MRC/MCR p15, 0, c2, c0, 3, read/write, layout TTBCR2. Source: Arm ARM DDI0487, TTBCR2 */
 #define AARCH64_SYSREGS_TTBCR2_ENCODING "p15, 0, c2, c0, 3"
 /* TTBCR_EAE: MRC/MCR p15, 0, c2, c0, 2, read/write, layout TTBCR_LONG. Translation Table Base Control Register (AArch32) seen with TTBCR.EAE = 1 (long-descriptor format). Source: Arm ARM DDI0487, TTBCR (AArch32) */
 #define AARCH64_SYSREGS_TTBCR_EAE_ENCODING "p15, 0, c2, c0, 2"
@@ -802,19 +802,19 @@
 #define AARCH64_SYSREGS_TTBR1_EAE1_ENCODING "p15, 1, c2"
 /* VBAR: MRC/MCR p15, 0, c12, c0, 0, read/write, layout VBAR_A32. Vector Base Address Register (AArch32): exception vectors when SCTLR.V is 0. Source: Arm ARM DDI0487, VBAR (AArch32) */
 #define AARCH64_SYSREGS_VBAR_ENCODING "p15, 0, c12, c0, 0"
-/* VDFSR: MRC/MCR p15, 4, c5, c2, 3, read/write, layout VDFSR. Present when FEAT_RAS && HaveAArch32EL(EL1).. Source: Arm ARM DDI0487, VDFSR */
+/* VDFSR: MRC/MCR p15, 4, c5, c2, 3, read/write, layout VDFSR. Source: Arm ARM DDI0487, VDFSR */
 #define AARCH64_SYSREGS_VDFSR_ENCODING "p15, 4, c5, c2, 3"
-/* VDISR: MRC/MCR p15, 4, c12, c1, 1, read/write, layout VDISR. Present when HaveAArch32EL(EL1) && FEAT_RAS. Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').. Source: Arm ARM DDI0487, VDISR */
+/* VDISR: MRC/MCR p15, 4, c12, c1, 1, read/write, layout VDISR. Arm's data gives 2 layouts; this is the one when (TTBCR.EAE == '0').. Source: Arm ARM DDI0487, VDISR */
 #define AARCH64_SYSREGS_VDISR_ENCODING "p15, 4, c12, c1, 1"
 /* VDISR_EAE1: MRC/MCR p15, 4, c12, c1, 1, read/write, layout VDISR_EAE1. VDISR when (TTBCR.EAE == '1'): Arm's data gives it this layout.. Source: Arm ARM DDI0487, VDISR */
 #define AARCH64_SYSREGS_VDISR_EAE1_ENCODING "p15, 4, c12, c1, 1"
-/* VMPIDR: MRC/MCR p15, 4, c0, c0, 5, read/write, layout VMPIDR_ARM. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, VMPIDR */
+/* VMPIDR: MRC/MCR p15, 4, c0, c0, 5, read/write, layout VMPIDR_ARM. Source: Arm ARM DDI0487, VMPIDR */
 #define AARCH64_SYSREGS_VMPIDR_ENCODING "p15, 4, c0, c0, 5"
-/* VPIDR: MRC/MCR p15, 4, c0, c0, 0, read/write, layout VPIDR_ARM. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, VPIDR */
+/* VPIDR: MRC/MCR p15, 4, c0, c0, 0, read/write, layout VPIDR_ARM. Source: Arm ARM DDI0487, VPIDR */
 #define AARCH64_SYSREGS_VPIDR_ENCODING "p15, 4, c0, c0, 0"
-/* VTCR: MRC/MCR p15, 4, c2, c1, 2, read/write, layout VTCR_ARM. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, VTCR */
+/* VTCR: MRC/MCR p15, 4, c2, c1, 2, read/write, layout VTCR_ARM. Source: Arm ARM DDI0487, VTCR */
 #define AARCH64_SYSREGS_VTCR_ENCODING "p15, 4, c2, c1, 2"
-/* VTTBR: MRRC/MCRR p15, 6, c2, read/write, layout VTTBR_ARM. Present when HaveAArch32EL(EL2).. Source: Arm ARM DDI0487, VTTBR */
+/* VTTBR: MRRC/MCRR p15, 6, c2, read/write, layout VTTBR_ARM. Source: Arm ARM DDI0487, VTTBR */
 #define AARCH64_SYSREGS_VTTBR_ENCODING "p15, 6, c2"
 
 #if defined(__arm__)
