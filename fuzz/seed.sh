@@ -11,4 +11,5 @@ t=linux_sysreg; seed $t $R/codegen/tests/ui/*.sysreg
 t=perf_json; seed $t $(find $R/codegen/tests/perf -name '*.json' | head -200)
 t=arm_pmu_data; seed $t $R/descriptions/third-party/arm-data/pmu/*.json $R/codegen/tests/ui/*.arm.json
 t=arm_cpus; seed $t $R/descriptions/third-party/arm-data/cpus.json $R/codegen/tests/ui/*.cpus.json
-t=pipeline; mkdir -p corpus/pipeline; for d in native svd ti_xml linux_sysreg perf_json arm_pmu_data arm_cpus; do cp corpus/$d/* corpus/pipeline/ 2>/dev/null || true; done
+t=aarchmrs; seed $t $(ls $R/codegen/tests/aarchmrs/*.json | grep -v '\.ir\.json$') $R/codegen/tests/ui/aarchmrs_*.json
+t=pipeline; mkdir -p corpus/pipeline; for d in native svd ti_xml linux_sysreg perf_json arm_pmu_data arm_cpus aarchmrs; do cp corpus/$d/* corpus/pipeline/ 2>/dev/null || true; done

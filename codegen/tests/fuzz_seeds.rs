@@ -29,7 +29,7 @@ enum Target {
 }
 
 impl Target {
-    const ALL: [Target; 8] = [
+    const ALL: [Target; 9] = [
         Target::Format(Format::Native),
         Target::Format(Format::Svd),
         Target::Format(Format::TiXml),
@@ -37,6 +37,7 @@ impl Target {
         Target::Format(Format::PerfJson),
         Target::Format(Format::ArmPmuData),
         Target::Format(Format::ArmCpus),
+        Target::Format(Format::Aarchmrs),
         Target::Pipeline,
     ];
 
@@ -49,6 +50,7 @@ impl Target {
             Target::Format(Format::PerfJson) => "perf_json",
             Target::Format(Format::ArmPmuData) => "arm_pmu_data",
             Target::Format(Format::ArmCpus) => "arm_cpus",
+            Target::Format(Format::Aarchmrs) => "aarchmrs",
             Target::Pipeline => "pipeline",
         }
     }
@@ -125,6 +127,19 @@ fn seeds(root: &Path) -> Vec<(Target, Vec<PathBuf>)> {
     arm_pmu_data.extend(ui_json.iter().filter(|p| ends(p, ".arm.json")).cloned());
     let mut arm_cpus = vec![root.join("descriptions/third-party/arm-data/cpus.json")];
     arm_cpus.extend(ui_json.iter().filter(|p| ends(p, ".cpus.json")).cloned());
+    let mut aarchmrs: Vec<PathBuf> = files(&root.join("codegen/tests/aarchmrs"), "json")
+        .into_iter()
+        .filter(|p| !ends(p, ".ir.json"))
+        .collect();
+    aarchmrs.extend(
+        ui_json
+            .iter()
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("aarchmrs_"))
+            })
+            .cloned(),
+    );
     vec![
         (Target::Format(Format::Native), native),
         (Target::Format(Format::Svd), svd),
@@ -133,6 +148,7 @@ fn seeds(root: &Path) -> Vec<(Target, Vec<PathBuf>)> {
         (Target::Format(Format::PerfJson), perf_json),
         (Target::Format(Format::ArmPmuData), arm_pmu_data),
         (Target::Format(Format::ArmCpus), arm_cpus),
+        (Target::Format(Format::Aarchmrs), aarchmrs),
     ]
 }
 
