@@ -329,12 +329,14 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
             d.severity = crate::diagnostic::Severity::Error;
         }
     }
+    let data_from = report.diagnostics.len();
+    report.diagnostics.extend(data_warnings);
+    report.allow(None, &options.allow, data_from);
     if options.strict {
-        for d in &mut data_warnings {
+        for d in &mut report.diagnostics[data_from..] {
             d.severity = crate::diagnostic::Severity::Error;
         }
     }
-    report.diagnostics.extend(data_warnings);
     if report.has_errors() {
         return None;
     }
