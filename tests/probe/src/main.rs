@@ -1,8 +1,8 @@
 //! The system-register probe.
 //!
-//! Runs at the EL QEMU starts it in: EL1 (`-M virt`) or EL2 (`-M virt,virtualization=on`). It
-//! installs a vector table for that EL (VBAR_EL1 or VBAR_EL2), lifts the FP/SIMD, SVE and SME
-//! traps of that EL, then executes, for every entry of the generated table (`table.rs`, one
+//! Runs at the EL QEMU starts it in: EL1 (`-M virt`), EL2 (`-M virt,virtualization=on`) or EL3
+//! (`secure=on`). It installs a vector table for that EL (VBAR_EL1, VBAR_EL2 or VBAR_EL3), lifts
+//! the FP/SIMD, SVE and SME traps of that EL, then executes, for every entry of the generated table (`table.rs`, one
 //! function with one `MRS` per register element), the read, and reports one line:
 //!
 //! - `read <index> <name> <value>`: the `MRS` completed;
@@ -146,6 +146,7 @@ fn cmdline_has(word: &str) -> bool {
 extern "C" {
     static vectors_el1: u8;
     static vectors_el2: u8;
+    static vectors_el3: u8;
 }
 
 /// From `_start`, with the stack set and .bss clear.
@@ -191,8 +192,23 @@ extern "C" fn start() -> ! {
                 asm!("isb", options(nostack));
             }
         }
+        3 => {
+            // CPTR_EL3: EZ and ESM set, TFP, TTA, TAM and TCPAC clear (no SVE, SME, FP/SIMD,
+            // trace, AMU or CPACR traps to EL3).
+            let cptr: u64 = (1 << 8) | (1 << 12);
+            // SAFETY: as for EL2; SCR_EL3 keeps its reset value (Secure, no EEL2).
+            unsafe {
+                asm!("msr CPTR_EL3, {}", in(reg) cptr, options(nostack));
+                asm!("msr VBAR_EL3, {}", in(reg) core::ptr::addr_of!(vectors_el3), options(nostack));
+                if gicv3 {
+                    // ICC_SRE_EL3: SRE, DFB, DIB, Enable.
+                    asm!("msr S3_6_C12_C12_5, {}", in(reg) 0xfu64, options(nostack));
+                }
+                asm!("isb", options(nostack));
+            }
+        }
         _ => {
-            say!("fail started at EL{el}: the probe runs at EL1 or EL2");
+            say!("fail started at EL{el}: the probe runs at EL1, EL2 or EL3");
             exit(1)
         }
     }
@@ -339,5 +355,6 @@ vectors_\el:
 
     VECTORS el1
     VECTORS el2
+    VECTORS el3
 "#
 );
