@@ -421,6 +421,8 @@ fn build(table: &Path) -> PathBuf {
             "--message-format=json-render-diagnostics",
         ])
         .env("SYSREG_PROBE_TABLE", table)
+        // The generated table and the firmware compile without a warning.
+        .env("RUSTFLAGS", "-D warnings")
         .stderr(Stdio::inherit())
         .output()
         .expect("run cargo");
