@@ -10,7 +10,8 @@
 //! added, with the register's condition and the accessor's. It builds the firmware
 //! (`tests/probe/`) and boots it under QEMU on each configuration of [`CONFIGS`]. The firmware reports, per register, the value read or the ESR of
 //! the exception the read took (EC 0x00, UNDEFINED, or 0x18, a trapped MRS; any other exception
-//! is "unexpected" and fails the test).
+//! is "unexpected" and fails the test). An EC 0x18 trap's ISS must name the probe's encoding and
+//! a read.
 //!
 //! What each read should do comes from the register's condition in the IR, evaluated on the
 //! features the CPU reports in its ID registers (read by the same probe). Arm's condition names
@@ -993,6 +994,26 @@ struct Counts {
     mismatches: usize,
     allowed: usize,
     unexpected: usize,
+    /// Traps with EC 0x18, whose ISS names the encoding the MRS used: all checked.
+    iss_checked: usize,
+}
+
+/// The encoding and direction an EC 0x18 ESR's ISS names (Arm ARM DDI0487, ESR_ELx, ISS encoding
+/// for an exception from MSR, MRS or System instruction execution in AArch64 state): Op0 21:20,
+/// Op2 19:17, Op1 16:14, CRn 13:10, Rt 9:5, CRm 4:1, Direction 0 (1: a read).
+fn iss_encoding(esr: u64) -> (String, bool) {
+    let f = |lo: u32, width: u32| (esr >> lo) & ((1 << width) - 1);
+    (
+        format!(
+            "S{}_{}_C{}_C{}_{}",
+            f(20, 2),
+            f(14, 3),
+            f(10, 4),
+            f(1, 4),
+            f(17, 3)
+        ),
+        f(0, 1) == 1,
+    )
 }
 
 #[test]
@@ -1079,8 +1100,17 @@ fn sysreg_probe_under_qemu() {
     );
     let _ = writeln!(
         report,
-        "\n{:<14} {:<11} {:>3} {:>6} {:>8} {:>10} {:>11} {:>8} {:>11}",
-        "run", "cpu", "EL", "read", "trapped", "undecided", "mismatches", "allowed", "unexpected"
+        "\n{:<14} {:<11} {:>3} {:>6} {:>8} {:>10} {:>11} {:>8} {:>11} {:>9}",
+        "run",
+        "cpu",
+        "EL",
+        "read",
+        "trapped",
+        "undecided",
+        "mismatches",
+        "allowed",
+        "unexpected",
+        "ISS ok"
     );
 
     let mut used: BTreeSet<(usize, String)> = BTreeSet::new();
@@ -1128,6 +1158,20 @@ fn sysreg_probe_under_qemu() {
                     (esr >> 26) & 0x3f
                 ));
                 continue;
+            }
+            if let Outcome::Trap(esr) = outcome {
+                if (esr >> 26) & 0x3f == 0x18 {
+                    let (named, read) = iss_encoding(*esr);
+                    if named == p.encoding && read {
+                        c.iss_checked += 1;
+                    } else {
+                        problems.push(format!(
+                            "{}: {} ({}) trapped with ESR {esr:#x}, whose ISS names {named} \
+                             (read: {read})",
+                            config.id, p.name, p.encoding
+                        ));
+                    }
+                }
             }
             let (wanted, mismatch) = match (&expected, outcome) {
                 (Expect::Read, Outcome::Read(_)) => {
@@ -1189,7 +1233,7 @@ fn sysreg_probe_under_qemu() {
         }
         let _ = writeln!(
             report,
-            "{:<14} {:<11} {:>3} {:>6} {:>8} {:>10} {:>11} {:>8} {:>11}",
+            "{:<14} {:<11} {:>3} {:>6} {:>8} {:>10} {:>11} {:>8} {:>11} {:>9}",
             config.id,
             config.cpu,
             reported.el,
@@ -1198,7 +1242,8 @@ fn sysreg_probe_under_qemu() {
             format!("{} ({} read)", c.undecided, c.undecided_read),
             c.mismatches,
             c.allowed,
-            c.unexpected
+            c.unexpected,
+            c.iss_checked
         );
         for (what, list) in lists {
             let _ = writeln!(details, "\n{} {what}:\n  {}", config.id, list.join("\n  "));
