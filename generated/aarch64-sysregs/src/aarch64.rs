@@ -120,14 +120,19 @@ impl ACCDATA_EL1 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `ACTLRALIAS_EL1`: Another encoding of ACTLR_EL1: ACTLRALIAS_EL1 reaches it from a higher exception level (Arm ARM DDI0487, ACTLR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_5`, read/write, layout [`ActlrEl1`](crate::ActlrEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, ACTLR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct ACTLRALIAS_EL1;
+#[cfg(feature = "srmask")]
 impl ACTLRALIAS_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -306,7 +311,7 @@ impl ACTLRMASK_EL1 {
 ///
 /// `MRS`/`MSR` `S3_5_C1_C4_1`, read/write, layout [`ActlrmaskEl1`](crate::ActlrmaskEl1).
 ///
-/// Implemented when `FEAT_SRMASK`.
+/// Implemented when `FEAT_SRMASK && ImpDefBool("IMPLEMENTED_ACTLR_ELx accessor behavior")`.
 ///
 /// Source: Arm ARM DDI0487, ACTLRMASK_EL1
 #[allow(non_camel_case_types)]
@@ -574,6 +579,8 @@ impl ACTLR_EL1 {
 /// `ACTLR_EL12`: Another encoding of ACTLR_EL1: ACTLR_EL12 reaches it from a higher exception level (Arm ARM DDI0487, ACTLR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_5_C1_C0_1`, read/write, layout [`ActlrEl1`](crate::ActlrEl1).
+///
+/// Implemented when `ImpDefBool("IMPLEMENTED_ACTLR_ELx accessor behavior")`.
 ///
 /// Source: Arm ARM DDI0487, ACTLR_EL1
 #[allow(non_camel_case_types)]
@@ -14292,14 +14299,19 @@ impl CONTEXTIDR_EL2 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `CPACRALIAS_EL1`: Another encoding of CPACR_EL1: CPACRALIAS_EL1 reaches it from a higher exception level (Arm ARM DDI0487, CPACR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_4`, read/write, layout [`CpacrEl1`](crate::CpacrEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, CPACR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct CPACRALIAS_EL1;
+#[cfg(feature = "srmask")]
 impl CPACRALIAS_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -25322,7 +25334,7 @@ impl GCSCR_EL1 {
 ///
 /// `MRS`/`MSR` `S3_5_C2_C5_0`, read/write, layout [`Gcscr`](crate::Gcscr).
 ///
-/// Implemented when `FEAT_GCS`.
+/// Implemented when `FEAT_GCS && FEAT_VHE`.
 ///
 /// Source: Arm ARM DDI0487, GCSCR_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
@@ -25771,7 +25783,7 @@ impl GCSPR_EL1 {
 ///
 /// `MRS`/`MSR` `S3_5_C2_C5_1`, read/write, layout [`Gcspr`](crate::Gcspr).
 ///
-/// Implemented when `FEAT_GCS`.
+/// Implemented when `FEAT_GCS && FEAT_VHE`.
 ///
 /// Source: Arm ARM DDI0487, GCSPR_EL12; Linux arch/arm64/tools/sysreg (encoding, fields)
 #[allow(non_camel_case_types)]
@@ -41373,7 +41385,7 @@ impl PMBSR_EL1 {
 ///
 /// `MRS`/`MSR` `S3_5_C9_C10_3`, read/write, layout [`PmbsrEl1`](crate::PmbsrEl1).
 ///
-/// Implemented when `FEAT_SPE`.
+/// Implemented when `FEAT_SPE && FEAT_SPE_EXC`.
 ///
 /// Source: Arm ARM DDI0487, PMBSR_EL1
 #[allow(non_camel_case_types)]
@@ -46910,7 +46922,7 @@ impl SCR_EL3 {
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_7`, read/write, layout [`Sctlr2El1`](crate::Sctlr2El1).
 ///
-/// Implemented when `FEAT_SCTLR2`.
+/// Implemented when `FEAT_SCTLR2 && FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, SCTLR2_EL1
 #[allow(non_camel_case_types)]
@@ -47649,14 +47661,19 @@ impl SCTLR2_EL3 {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `SCTLRALIAS_EL1`: Another encoding of SCTLR_EL1: SCTLRALIAS_EL1 reaches it from a higher exception level (Arm ARM DDI0487, SCTLR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_0_C1_C4_6`, read/write, layout [`SctlrEl1`](crate::SctlrEl1).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, SCTLR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct SCTLRALIAS_EL1;
+#[cfg(feature = "srmask")]
 impl SCTLRALIAS_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -53415,7 +53432,7 @@ impl TCO {
 ///
 /// `MRS`/`MSR` `S3_0_C2_C7_7`, read/write, layout [`Tcr2El1Arm`](crate::Tcr2El1Arm).
 ///
-/// Implemented when `FEAT_TCR2`.
+/// Implemented when `FEAT_TCR2 && FEAT_SRMASK`.
 ///
 /// Source: Arm ARM DDI0487, TCR2_EL1
 #[allow(non_camel_case_types)]
@@ -54251,14 +54268,19 @@ impl TCR2_EL2_E2H {
         Self::write(value);
     }
 }
+#[cfg(feature = "srmask")]
 /// `TCRALIAS_EL1`: Another encoding of TCR_EL1: TCRALIAS_EL1 reaches it from a higher exception level (Arm ARM DDI0487, TCR_EL1, its accessors).
 ///
 /// `MRS`/`MSR` `S3_0_C2_C7_6`, read/write, layout [`TcrEl1Arm`](crate::TcrEl1Arm).
 ///
+/// Implemented when `FEAT_SRMASK`.
+///
 /// Source: Arm ARM DDI0487, TCR_EL1
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Compiled with the cargo feature `srmask` (in `all`, the default).
 pub struct TCRALIAS_EL1;
+#[cfg(feature = "srmask")]
 impl TCRALIAS_EL1 {
     /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
@@ -56752,7 +56774,7 @@ impl TRBSR_EL1 {
 ///
 /// `MRS`/`MSR` `S3_5_C9_C11_3`, read/write, layout [`TrbsrEl1`](crate::TrbsrEl1).
 ///
-/// Implemented when `FEAT_TRBE`.
+/// Implemented when `FEAT_TRBE && FEAT_TRBE_EXC`.
 ///
 /// Source: Arm ARM DDI0487, TRBSR_EL1
 #[allow(non_camel_case_types)]

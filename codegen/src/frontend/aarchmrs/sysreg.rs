@@ -355,7 +355,10 @@ fn aliases(
     at: &Located,
     out: &mut Lowering,
 ) {
-    let mut seen: Vec<(String, SysRegPath, bool, bool)> = Vec::new();
+    // Name, encoding, read, written, and the accessor's own condition (SCTLRALIAS_EL1 needs
+    // FEAT_SRMASK where SCTLR_EL1 needs nothing).
+    type Alias = (String, SysRegPath, bool, bool, Option<Condition>);
+    let mut seen: Vec<Alias> = Vec::new();
     for (k, accessor) in entry.accessors.iter().enumerate() {
         let Some(kind) = accessor.name.as_deref().filter(|n| A64.contains(n)) else {
             continue;
@@ -373,7 +376,13 @@ fn aliases(
                         s.2 |= kind == A64[0];
                         s.3 |= kind == A64[1];
                     }
-                    None => seen.push((name.to_string(), p, kind == A64[0], kind == A64[1])),
+                    None => seen.push((
+                        name.to_string(),
+                        p,
+                        kind == A64[0],
+                        kind == A64[1],
+                        accessor.condition.as_ref().and_then(condition::lower),
+                    )),
                 },
                 Err(why) => out.syntax(
                     &at.pos(&format!("{path}.accessors[{k}].encoding[{e}]")),
@@ -382,13 +391,19 @@ fn aliases(
             }
         }
     }
-    for (name, p, read, write) in seen {
+    for (name, p, read, write, accessor_condition) in seen {
         let alias_access = match (read, write) {
             (true, true) => access.clone(),
             (true, false) => RegAccess::Ro,
             _ => RegAccess::Wo,
         };
-        let condition = entry.condition.as_ref().and_then(condition::lower);
+        let condition = match (
+            entry.condition.as_ref().and_then(condition::lower),
+            accessor_condition,
+        ) {
+            (None, c) | (c, None) => c,
+            (Some(a), Some(b)) => Some(Condition::All { of: vec![a, b] }),
+        };
         out.device.sysregs.push(SysReg {
             name: name.clone(),
             layout: NameRef {
