@@ -2,9 +2,12 @@
 # Build time of the aarch64-sysregs crate against aarch64-cpu's, in the same run: clean release
 # builds for aarch64-unknown-none (wall time and peak memory, medians of RUNS, default 3), each
 # from an empty target folder with its dependencies (armreg-rt; tock-registers):
-#   - the crate alone (`-p aarch64-sysregs`, `-p aarch64-cpu`);
+#   - the crate alone (`-p aarch64-sysregs` with its default features, every register family;
+#     `-p aarch64-cpu`);
 #   - a firmware that uses ten of its registers (codegen/benches/sysregs/ours and .../aarch64-cpu:
-#     the same nine reads and one write through each API).
+#     the same nine reads and one write through each API). Ours depends on the crate with
+#     `default-features = false`: the ten registers have no feature condition, so no register
+#     family is compiled.
 # aarch64-cpu comes from crates.io at AARCH64_CPU (default 11.2.0); it is fetched before timing.
 #
 #   codegen/benches/sysregs.sh
@@ -21,9 +24,9 @@ mkdir -p "$work"
 
 # One scratch crate per API: the firmware's source, and its dependency.
 setup() {
-    local name=$1 dep=$2
+    local name=$1 dep=$2 source=${3:-$1}
     mkdir -p "$work/$name/src"
-    cp "$root/codegen/benches/sysregs/$name/src/lib.rs" "$work/$name/src/lib.rs"
+    cp "$root/codegen/benches/sysregs/$source/src/lib.rs" "$work/$name/src/lib.rs"
     cat >"$work/$name/Cargo.toml" <<TOML
 [package]
 name = "bench-$name"
@@ -41,7 +44,8 @@ debug = false
 TOML
     (cd "$work/$name" && cargo fetch --quiet)
 }
-setup ours "aarch64-sysregs = { path = \"$root/generated/aarch64-sysregs\" }"
+setup ours-all "aarch64-sysregs = { path = \"$root/generated/aarch64-sysregs\" }" ours
+setup ours "aarch64-sysregs = { path = \"$root/generated/aarch64-sysregs\", default-features = false }"
 setup aarch64-cpu "aarch64-cpu = \"=$cpu_version\""
 
 # Median wall seconds and peak MiB of `cargo build` in $dir with $args, each from a clean target.
@@ -63,7 +67,7 @@ measure() {
     echo "$t $((m / 1024))"
 }
 
-read -r our_crate_s our_crate_m < <(measure "$work/ours" -p aarch64-sysregs)
+read -r our_crate_s our_crate_m < <(measure "$work/ours-all" -p aarch64-sysregs)
 read -r our_fw_s our_fw_m < <(measure "$work/ours")
 read -r cpu_crate_s cpu_crate_m < <(measure "$work/aarch64-cpu" -p aarch64-cpu)
 read -r cpu_fw_s cpu_fw_m < <(measure "$work/aarch64-cpu")
