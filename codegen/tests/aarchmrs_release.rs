@@ -93,11 +93,15 @@ fn the_frontend_lowers_every_register_an_accessor_reaches() {
     let json = registers_json();
     let entries: Vec<Value> = serde_json::from_str(&json).unwrap();
     let a64 = reached(&entries, "AArch64", &["A64.MRS", "A64.MSRregister"]);
-    let a32 = reached(&entries, "AArch32", &["A32.MRC", "A32.MCR", "A32.MRRC", "A32.MCRR"]);
+    let a32 = reached(
+        &entries,
+        "AArch32",
+        &["A32.MRC", "A32.MCR", "A32.MRRC", "A32.MCRR"],
+    );
 
     let mut sources = Sources::default();
-    let (device, _warnings) =
-        aarchmrs::parse("release", &tarball(), "", &mut sources).unwrap_or_else(|e| {
+    let (device, _warnings) = aarchmrs::parse("release", &tarball(), "", &mut sources)
+        .unwrap_or_else(|e| {
             panic!("{} errors", e.len());
         });
     // Every register the frontend makes cites its entry (`Arm ARM DDI0487, <entry>`).
@@ -120,8 +124,14 @@ fn the_frontend_lowers_every_register_an_accessor_reaches() {
         a32.len(),
         lowered32.len()
     );
-    assert!(missing64.is_empty(), "AArch64 entries not lowered: {missing64:?}");
-    assert!(missing32.is_empty(), "AArch32 entries not lowered: {missing32:?}");
+    assert!(
+        missing64.is_empty(),
+        "AArch64 entries not lowered: {missing64:?}"
+    );
+    assert!(
+        missing32.is_empty(),
+        "AArch32 entries not lowered: {missing32:?}"
+    );
     // Release 2024-12: 567 AArch64 entries have an MRS/MSR encoding of their own (18 more are
     // reached through another's: ICV_* through ICC_*, lowered as views, and the
     // IMPLEMENTATION DEFINED encoding space); 290 AArch32 entries have a coprocessor accessor.

@@ -41,6 +41,8 @@ pub mod mmio;
 #[cfg(feature = "model")]
 pub mod model;
 mod path;
+#[doc(hidden)]
+pub mod sysreg;
 mod value;
 
 pub use field::{Const, Field, FieldArray, UInt};

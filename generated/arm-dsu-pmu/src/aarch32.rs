@@ -33,7 +33,7 @@
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCCNTR;
 impl CLUSTERPMCCNTR {
     /// The register's encoding.
@@ -44,53 +44,11 @@ impl CLUSTERPMCCNTR {
         crm: 6,
         opc2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c6, 0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMCCNTR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c6, 0", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMCCNTR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmccntr32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 0>("CLUSTERPMCCNTR");
         armreg_rt::Value::<crate::Clusterpmccntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -98,7 +56,13 @@ impl CLUSTERPMCCNTR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmccntr32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            6,
+            0,
+        >("CLUSTERPMCCNTR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -108,7 +72,7 @@ impl CLUSTERPMCCNTR {
             armreg_rt::Value<crate::Clusterpmccntr32>,
         ) -> armreg_rt::Value<crate::Clusterpmccntr32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 0>("CLUSTERPMCCNTR");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmccntr32>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -122,7 +86,7 @@ impl CLUSTERPMCCNTR {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCEID0;
 impl CLUSTERPMCEID0 {
     /// The register's encoding.
@@ -133,33 +97,11 @@ impl CLUSTERPMCEID0 {
         crm: 6,
         opc2: 4,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c6, 4", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMCEID0", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 4>("CLUSTERPMCEID0");
         armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
     }
 }
@@ -169,7 +111,7 @@ impl CLUSTERPMCEID0 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCEID1;
 impl CLUSTERPMCEID1 {
     /// The register's encoding.
@@ -180,33 +122,11 @@ impl CLUSTERPMCEID1 {
         crm: 6,
         opc2: 5,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c6, 5", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMCEID1", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 5>("CLUSTERPMCEID1");
         armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
     }
 }
@@ -216,7 +136,7 @@ impl CLUSTERPMCEID1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCNTENCLR;
 impl CLUSTERPMCNTENCLR {
     /// The register's encoding.
@@ -227,53 +147,11 @@ impl CLUSTERPMCNTENCLR {
         crm: 5,
         opc2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c5, 2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMCNTENCLR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c5, 2", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMCNTENCLR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 2>("CLUSTERPMCNTENCLR");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -281,7 +159,13 @@ impl CLUSTERPMCNTENCLR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            5,
+            2,
+        >("CLUSTERPMCNTENCLR", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMCNTENSET`: Cluster Count Enable Set
@@ -290,7 +174,7 @@ impl CLUSTERPMCNTENCLR {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCNTENSET;
 impl CLUSTERPMCNTENSET {
     /// The register's encoding.
@@ -301,53 +185,11 @@ impl CLUSTERPMCNTENSET {
         crm: 5,
         opc2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c5, 1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMCNTENSET", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c5, 1", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMCNTENSET", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 1>("CLUSTERPMCNTENSET");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -355,7 +197,13 @@ impl CLUSTERPMCNTENSET {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            5,
+            1,
+        >("CLUSTERPMCNTENSET", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMCR`: Cluster Performance Monitors Control Register
@@ -366,7 +214,7 @@ impl CLUSTERPMCNTENSET {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCR;
 impl CLUSTERPMCR {
     /// The register's encoding.
@@ -377,53 +225,11 @@ impl CLUSTERPMCR {
         crm: 5,
         opc2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c5, 0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMCR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c5, 0", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMCR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmcr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 0>("CLUSTERPMCR");
         armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -431,7 +237,13 @@ impl CLUSTERPMCR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmcr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            5,
+            0,
+        >("CLUSTERPMCR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -441,7 +253,7 @@ impl CLUSTERPMCR {
             armreg_rt::Value<crate::Clusterpmcr>,
         ) -> armreg_rt::Value<crate::Clusterpmcr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 0>("CLUSTERPMCR");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -463,7 +275,7 @@ impl CLUSTERPMCR {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMINTENCLR;
 impl CLUSTERPMINTENCLR {
     /// The register's encoding.
@@ -474,53 +286,11 @@ impl CLUSTERPMINTENCLR {
         crm: 5,
         opc2: 7,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c5, 7", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMINTENCLR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c5, 7", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMINTENCLR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 7>("CLUSTERPMINTENCLR");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -528,7 +298,13 @@ impl CLUSTERPMINTENCLR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            5,
+            7,
+        >("CLUSTERPMINTENCLR", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMINTENSET`: Cluster Interrupt Enable Set
@@ -537,7 +313,7 @@ impl CLUSTERPMINTENCLR {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMINTENSET;
 impl CLUSTERPMINTENSET {
     /// The register's encoding.
@@ -548,53 +324,11 @@ impl CLUSTERPMINTENSET {
         crm: 5,
         opc2: 6,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c5, 6", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMINTENSET", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c5, 6", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMINTENSET", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 6>("CLUSTERPMINTENSET");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -602,7 +336,13 @@ impl CLUSTERPMINTENSET {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            5,
+            6,
+        >("CLUSTERPMINTENSET", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMMDCR`: Cluster Monitor Debug Configuration Register
@@ -611,7 +351,7 @@ impl CLUSTERPMINTENSET {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMMDCR;
 impl CLUSTERPMMDCR {
     /// The register's encoding.
@@ -622,53 +362,11 @@ impl CLUSTERPMMDCR {
         crm: 6,
         opc2: 3,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c6, 3", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMMDCR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c6, 3", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMMDCR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmmdcr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 3>("CLUSTERPMMDCR");
         armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -676,7 +374,13 @@ impl CLUSTERPMMDCR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmmdcr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            6,
+            3,
+        >("CLUSTERPMMDCR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -686,7 +390,7 @@ impl CLUSTERPMMDCR {
             armreg_rt::Value<crate::Clusterpmmdcr>,
         ) -> armreg_rt::Value<crate::Clusterpmmdcr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 3>("CLUSTERPMMDCR");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -700,7 +404,7 @@ impl CLUSTERPMMDCR {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMOVSCLR;
 impl CLUSTERPMOVSCLR {
     /// The register's encoding.
@@ -711,53 +415,11 @@ impl CLUSTERPMOVSCLR {
         crm: 5,
         opc2: 4,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c5, 4", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMOVSCLR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c5, 4", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMOVSCLR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 4>("CLUSTERPMOVSCLR");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -765,7 +427,13 @@ impl CLUSTERPMOVSCLR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            5,
+            4,
+        >("CLUSTERPMOVSCLR", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMOVSSET`: Cluster Overflow Flag Status Set
@@ -774,7 +442,7 @@ impl CLUSTERPMOVSCLR {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMOVSSET;
 impl CLUSTERPMOVSSET {
     /// The register's encoding.
@@ -785,53 +453,11 @@ impl CLUSTERPMOVSSET {
         crm: 5,
         opc2: 3,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c5, 3", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMOVSSET", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c5, 3", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMOVSSET", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 3>("CLUSTERPMOVSSET");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -839,7 +465,13 @@ impl CLUSTERPMOVSSET {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            5,
+            3,
+        >("CLUSTERPMOVSSET", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMSELR`: Cluster Event Counter Selection Register
@@ -848,7 +480,7 @@ impl CLUSTERPMOVSSET {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMSELR;
 impl CLUSTERPMSELR {
     /// The register's encoding.
@@ -859,53 +491,11 @@ impl CLUSTERPMSELR {
         crm: 5,
         opc2: 5,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c5, 5", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMSELR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c5, 5", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMSELR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmselr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 5>("CLUSTERPMSELR");
         armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -913,7 +503,13 @@ impl CLUSTERPMSELR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmselr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            5,
+            5,
+        >("CLUSTERPMSELR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -923,7 +519,7 @@ impl CLUSTERPMSELR {
             armreg_rt::Value<crate::Clusterpmselr>,
         ) -> armreg_rt::Value<crate::Clusterpmselr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 5, 5>("CLUSTERPMSELR");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -937,7 +533,7 @@ impl CLUSTERPMSELR {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMXEVCNTR;
 impl CLUSTERPMXEVCNTR {
     /// The register's encoding.
@@ -948,53 +544,11 @@ impl CLUSTERPMXEVCNTR {
         crm: 6,
         opc2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c6, 2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMXEVCNTR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c6, 2", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMXEVCNTR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmxevcntr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 2>("CLUSTERPMXEVCNTR");
         armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1002,7 +556,13 @@ impl CLUSTERPMXEVCNTR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmxevcntr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            6,
+            2,
+        >("CLUSTERPMXEVCNTR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1012,7 +572,7 @@ impl CLUSTERPMXEVCNTR {
             armreg_rt::Value<crate::Clusterpmxevcntr>,
         ) -> armreg_rt::Value<crate::Clusterpmxevcntr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 2>("CLUSTERPMXEVCNTR");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -1026,7 +586,7 @@ impl CLUSTERPMXEVCNTR {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMXEVTYPER;
 impl CLUSTERPMXEVTYPER {
     /// The register's encoding.
@@ -1037,53 +597,11 @@ impl CLUSTERPMXEVTYPER {
         crm: 6,
         opc2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c15, c6, 1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CLUSTERPMXEVTYPER", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c15, c6, 1", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CLUSTERPMXEVTYPER", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmxevtyper> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 1>("CLUSTERPMXEVTYPER");
         armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1091,7 +609,13 @@ impl CLUSTERPMXEVTYPER {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmxevtyper>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            15,
+            6,
+            1,
+        >("CLUSTERPMXEVTYPER", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1101,7 +625,7 @@ impl CLUSTERPMXEVTYPER {
             armreg_rt::Value<crate::Clusterpmxevtyper>,
         ) -> armreg_rt::Value<crate::Clusterpmxevtyper>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 15, 6, 1>("CLUSTERPMXEVTYPER");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
                 .neutral(),

@@ -33,7 +33,7 @@
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCCNTR_EL1;
 impl CLUSTERPMCCNTR_EL1 {
     /// The register's encoding.
@@ -44,53 +44,11 @@ impl CLUSTERPMCCNTR_EL1 {
         crm: 6,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C6_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMCCNTR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C6_0, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMCCNTR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmccntr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 0>("CLUSTERPMCCNTR_EL1");
         armreg_rt::Value::<crate::Clusterpmccntr>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -98,7 +56,13 @@ impl CLUSTERPMCCNTR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmccntr>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            6,
+            0,
+        >("CLUSTERPMCCNTR_EL1", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -108,7 +72,7 @@ impl CLUSTERPMCCNTR_EL1 {
             armreg_rt::Value<crate::Clusterpmccntr>,
         ) -> armreg_rt::Value<crate::Clusterpmccntr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 0>("CLUSTERPMCCNTR_EL1");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmccntr>::from_bits_retain(raw).neutral(),
         );
@@ -121,7 +85,7 @@ impl CLUSTERPMCCNTR_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCEID0_EL1;
 impl CLUSTERPMCEID0_EL1 {
     /// The register's encoding.
@@ -132,33 +96,11 @@ impl CLUSTERPMCEID0_EL1 {
         crm: 6,
         op2: 4,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C6_4", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMCEID0_EL1", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 4>("CLUSTERPMCEID0_EL1");
         armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
     }
 }
@@ -168,7 +110,7 @@ impl CLUSTERPMCEID0_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCEID1_EL1;
 impl CLUSTERPMCEID1_EL1 {
     /// The register's encoding.
@@ -179,33 +121,11 @@ impl CLUSTERPMCEID1_EL1 {
         crm: 6,
         op2: 5,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C6_5", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMCEID1_EL1", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 5>("CLUSTERPMCEID1_EL1");
         armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
     }
 }
@@ -215,7 +135,7 @@ impl CLUSTERPMCEID1_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCNTENCLR_EL1;
 impl CLUSTERPMCNTENCLR_EL1 {
     /// The register's encoding.
@@ -226,53 +146,11 @@ impl CLUSTERPMCNTENCLR_EL1 {
         crm: 5,
         op2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C5_2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMCNTENCLR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C5_2, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMCNTENCLR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 2>("CLUSTERPMCNTENCLR_EL1");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -280,7 +158,13 @@ impl CLUSTERPMCNTENCLR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            5,
+            2,
+        >("CLUSTERPMCNTENCLR_EL1", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMCNTENSET_EL1`: Cluster Count Enable Set
@@ -289,7 +173,7 @@ impl CLUSTERPMCNTENCLR_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCNTENSET_EL1;
 impl CLUSTERPMCNTENSET_EL1 {
     /// The register's encoding.
@@ -300,53 +184,11 @@ impl CLUSTERPMCNTENSET_EL1 {
         crm: 5,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C5_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMCNTENSET_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C5_1, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMCNTENSET_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 1>("CLUSTERPMCNTENSET_EL1");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -354,7 +196,13 @@ impl CLUSTERPMCNTENSET_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            5,
+            1,
+        >("CLUSTERPMCNTENSET_EL1", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMCR_EL1`: Cluster Performance Monitors Control Register
@@ -365,7 +213,7 @@ impl CLUSTERPMCNTENSET_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMCR_EL1;
 impl CLUSTERPMCR_EL1 {
     /// The register's encoding.
@@ -376,53 +224,11 @@ impl CLUSTERPMCR_EL1 {
         crm: 5,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C5_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMCR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C5_0, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMCR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmcr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 0>("CLUSTERPMCR_EL1");
         armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -430,7 +236,13 @@ impl CLUSTERPMCR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmcr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            5,
+            0,
+        >("CLUSTERPMCR_EL1", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -440,7 +252,7 @@ impl CLUSTERPMCR_EL1 {
             armreg_rt::Value<crate::Clusterpmcr>,
         ) -> armreg_rt::Value<crate::Clusterpmcr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 0>("CLUSTERPMCR_EL1");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -462,7 +274,7 @@ impl CLUSTERPMCR_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMINTENCLR_EL1;
 impl CLUSTERPMINTENCLR_EL1 {
     /// The register's encoding.
@@ -473,53 +285,11 @@ impl CLUSTERPMINTENCLR_EL1 {
         crm: 5,
         op2: 7,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C5_7", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMINTENCLR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C5_7, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMINTENCLR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 7>("CLUSTERPMINTENCLR_EL1");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -527,7 +297,13 @@ impl CLUSTERPMINTENCLR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            5,
+            7,
+        >("CLUSTERPMINTENCLR_EL1", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMINTENSET_EL1`: Cluster Interrupt Enable Set
@@ -536,7 +312,7 @@ impl CLUSTERPMINTENCLR_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMINTENSET_EL1;
 impl CLUSTERPMINTENSET_EL1 {
     /// The register's encoding.
@@ -547,53 +323,11 @@ impl CLUSTERPMINTENSET_EL1 {
         crm: 5,
         op2: 6,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C5_6", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMINTENSET_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C5_6, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMINTENSET_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 6>("CLUSTERPMINTENSET_EL1");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -601,7 +335,13 @@ impl CLUSTERPMINTENSET_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            5,
+            6,
+        >("CLUSTERPMINTENSET_EL1", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMMDCR_EL1`: Cluster Monitor Debug Configuration Register at the encoding Linux gives. Note: Arm's DSU-120 TRM (107721) lists IMP_CLUSTERPMMDCR_EL3 at S3_6_C15_C6_3 instead; that encoding is not described here
@@ -610,7 +350,7 @@ impl CLUSTERPMINTENSET_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMMDCR_EL1;
 impl CLUSTERPMMDCR_EL1 {
     /// The register's encoding.
@@ -621,53 +361,11 @@ impl CLUSTERPMMDCR_EL1 {
         crm: 6,
         op2: 3,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C6_3", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMMDCR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C6_3, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMMDCR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmmdcr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 3>("CLUSTERPMMDCR_EL1");
         armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -675,7 +373,13 @@ impl CLUSTERPMMDCR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmmdcr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            6,
+            3,
+        >("CLUSTERPMMDCR_EL1", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -685,7 +389,7 @@ impl CLUSTERPMMDCR_EL1 {
             armreg_rt::Value<crate::Clusterpmmdcr>,
         ) -> armreg_rt::Value<crate::Clusterpmmdcr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 3>("CLUSTERPMMDCR_EL1");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -699,7 +403,7 @@ impl CLUSTERPMMDCR_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMOVSCLR_EL1;
 impl CLUSTERPMOVSCLR_EL1 {
     /// The register's encoding.
@@ -710,53 +414,11 @@ impl CLUSTERPMOVSCLR_EL1 {
         crm: 5,
         op2: 4,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C5_4", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMOVSCLR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C5_4, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMOVSCLR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 4>("CLUSTERPMOVSCLR_EL1");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -764,7 +426,13 @@ impl CLUSTERPMOVSCLR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            5,
+            4,
+        >("CLUSTERPMOVSCLR_EL1", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMOVSSET_EL1`: Cluster Overflow Flag Status Set
@@ -773,7 +441,7 @@ impl CLUSTERPMOVSCLR_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMOVSSET_EL1;
 impl CLUSTERPMOVSSET_EL1 {
     /// The register's encoding.
@@ -784,53 +452,11 @@ impl CLUSTERPMOVSSET_EL1 {
         crm: 5,
         op2: 3,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C5_3", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMOVSSET_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C5_3, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMOVSSET_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 3>("CLUSTERPMOVSSET_EL1");
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -838,7 +464,13 @@ impl CLUSTERPMOVSSET_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            5,
+            3,
+        >("CLUSTERPMOVSSET_EL1", u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMSELR_EL1`: Cluster Event Counter Selection Register
@@ -847,7 +479,7 @@ impl CLUSTERPMOVSSET_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMSELR_EL1;
 impl CLUSTERPMSELR_EL1 {
     /// The register's encoding.
@@ -858,53 +490,11 @@ impl CLUSTERPMSELR_EL1 {
         crm: 5,
         op2: 5,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C5_5", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMSELR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C5_5, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMSELR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmselr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 5>("CLUSTERPMSELR_EL1");
         armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -912,7 +502,13 @@ impl CLUSTERPMSELR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmselr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            5,
+            5,
+        >("CLUSTERPMSELR_EL1", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -922,7 +518,7 @@ impl CLUSTERPMSELR_EL1 {
             armreg_rt::Value<crate::Clusterpmselr>,
         ) -> armreg_rt::Value<crate::Clusterpmselr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 5, 5>("CLUSTERPMSELR_EL1");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -936,7 +532,7 @@ impl CLUSTERPMSELR_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMXEVCNTR_EL1;
 impl CLUSTERPMXEVCNTR_EL1 {
     /// The register's encoding.
@@ -947,53 +543,11 @@ impl CLUSTERPMXEVCNTR_EL1 {
         crm: 6,
         op2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C6_2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMXEVCNTR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C6_2, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMXEVCNTR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmxevcntr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 2>("CLUSTERPMXEVCNTR_EL1");
         armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1001,7 +555,13 @@ impl CLUSTERPMXEVCNTR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmxevcntr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            6,
+            2,
+        >("CLUSTERPMXEVCNTR_EL1", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1011,7 +571,7 @@ impl CLUSTERPMXEVCNTR_EL1 {
             armreg_rt::Value<crate::Clusterpmxevcntr>,
         ) -> armreg_rt::Value<crate::Clusterpmxevcntr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 2>("CLUSTERPMXEVCNTR_EL1");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -1025,7 +585,7 @@ impl CLUSTERPMXEVCNTR_EL1 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CLUSTERPMXEVTYPER_EL1;
 impl CLUSTERPMXEVTYPER_EL1 {
     /// The register's encoding.
@@ -1036,53 +596,11 @@ impl CLUSTERPMXEVTYPER_EL1 {
         crm: 6,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C15_C6_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CLUSTERPMXEVTYPER_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C15_C6_1, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CLUSTERPMXEVTYPER_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmxevtyper> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 1>("CLUSTERPMXEVTYPER_EL1");
         armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1090,7 +608,13 @@ impl CLUSTERPMXEVTYPER_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmxevtyper>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            15,
+            6,
+            1,
+        >("CLUSTERPMXEVTYPER_EL1", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1100,7 +624,7 @@ impl CLUSTERPMXEVTYPER_EL1 {
             armreg_rt::Value<crate::Clusterpmxevtyper>,
         ) -> armreg_rt::Value<crate::Clusterpmxevtyper>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 15, 6, 1>("CLUSTERPMXEVTYPER_EL1");
         let value = f(
             armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
                 .neutral(),

@@ -33,7 +33,7 @@
 ///
 /// Source: Arm ARM DDI0487 CNTFRQ (AArch32)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTFRQ;
 impl CNTFRQ {
     /// The register's encoding.
@@ -44,52 +44,11 @@ impl CNTFRQ {
         crm: 0,
         opc2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c14, c0, 0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTFRQ", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c14, c0, 0", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CNTFRQ", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntfrqA32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 0, 0>("CNTFRQ");
         armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -97,7 +56,13 @@ impl CNTFRQ {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::CntfrqA32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            0,
+            0,
+        >("CNTFRQ", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -107,7 +72,7 @@ impl CNTFRQ {
             armreg_rt::Value<crate::CntfrqA32>,
         ) -> armreg_rt::Value<crate::CntfrqA32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 0, 0>("CNTFRQ");
         let value = f(
             armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32).neutral(),
         );
@@ -120,7 +85,7 @@ impl CNTFRQ {
 ///
 /// Source: Arm ARM DDI0487 CNTPCT (AArch32)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTPCT;
 impl CNTPCT {
     /// The register's encoding.
@@ -129,32 +94,11 @@ impl CNTPCT {
         opc1: 0,
         crm: 14,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let (lo, hi): (u32, u32);
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrrc p15, 0, {}, {}, c14", out(reg) lo, out(reg) hi,
-                    options(nostack, preserves_flags)
-                );
-            }
-            (u64::from(hi) << 32) | u64::from(lo)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTPCT", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntpct> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 0, 14>("CNTPCT");
         armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
     }
 }
@@ -164,7 +108,7 @@ impl CNTPCT {
 ///
 /// Source: Arm ARM DDI0487 CNTVCT (AArch32)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTVCT;
 impl CNTVCT {
     /// The register's encoding.
@@ -173,32 +117,11 @@ impl CNTVCT {
         opc1: 1,
         crm: 14,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let (lo, hi): (u32, u32);
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrrc p15, 1, {}, {}, c14", out(reg) lo, out(reg) hi,
-                    options(nostack, preserves_flags)
-                );
-            }
-            (u64::from(hi) << 32) | u64::from(lo)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTVCT", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntvct> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 1, 14>("CNTVCT");
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
     }
 }
@@ -208,7 +131,7 @@ impl CNTVCT {
 ///
 /// Source: Arm ARM DDI0487 CNTV_CTL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 1)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTV_CTL;
 impl CNTV_CTL {
     /// The register's encoding.
@@ -219,53 +142,11 @@ impl CNTV_CTL {
         crm: 3,
         opc2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c14, c3, 1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CNTV_CTL", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c14, c3, 1", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CNTV_CTL", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntvCtlA32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 1>("CNTV_CTL");
         armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -273,7 +154,13 @@ impl CNTV_CTL {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCtlA32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            3,
+            1,
+        >("CNTV_CTL", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -283,7 +170,7 @@ impl CNTV_CTL {
             armreg_rt::Value<crate::CntvCtlA32>,
         ) -> armreg_rt::Value<crate::CntvCtlA32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 1>("CNTV_CTL");
         let value = f(
             armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32).neutral(),
         );
@@ -296,7 +183,7 @@ impl CNTV_CTL {
 ///
 /// Source: Arm ARM DDI0487 CNTV_TVAL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 0)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTV_TVAL;
 impl CNTV_TVAL {
     /// The register's encoding.
@@ -307,53 +194,11 @@ impl CNTV_TVAL {
         crm: 3,
         opc2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c14, c3, 0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("CNTV_TVAL", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c14, c3, 0", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("CNTV_TVAL", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntvTvalA32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 0>("CNTV_TVAL");
         armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -361,7 +206,13 @@ impl CNTV_TVAL {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::CntvTvalA32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            3,
+            0,
+        >("CNTV_TVAL", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -371,7 +222,7 @@ impl CNTV_TVAL {
             armreg_rt::Value<crate::CntvTvalA32>,
         ) -> armreg_rt::Value<crate::CntvTvalA32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 0>("CNTV_TVAL");
         let value = f(
             armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
                 .neutral(),

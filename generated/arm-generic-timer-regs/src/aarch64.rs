@@ -33,7 +33,7 @@
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTFRQ_EL0; QEMU 7.2 (Debian qemu-system-arm), as measured by tests/tests/qemu.rs
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTFRQ_EL0;
 impl CNTFRQ_EL0 {
     /// The register's encoding.
@@ -44,53 +44,11 @@ impl CNTFRQ_EL0 {
         crm: 0,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C14_C0_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CNTFRQ_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C14_C0_0, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CNTFRQ_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntfrq> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 0, 0>("CNTFRQ_EL0");
         armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -98,7 +56,7 @@ impl CNTFRQ_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Cntfrq>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a64_write::<3, 3, 14, 0, 0>("CNTFRQ_EL0", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -108,7 +66,7 @@ impl CNTFRQ_EL0 {
             armreg_rt::Value<crate::Cntfrq>,
         ) -> armreg_rt::Value<crate::Cntfrq>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 0, 0>("CNTFRQ_EL0");
         let value = f(
             armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw).neutral(),
         );
@@ -121,7 +79,7 @@ impl CNTFRQ_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTPCT_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTPCT_EL0;
 impl CNTPCT_EL0 {
     /// The register's encoding.
@@ -132,33 +90,11 @@ impl CNTPCT_EL0 {
         crm: 0,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C14_C0_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CNTPCT_EL0", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntpct> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 0, 1>("CNTPCT_EL0");
         armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
     }
 }
@@ -168,7 +104,7 @@ impl CNTPCT_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTVCT_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTVCT_EL0;
 impl CNTVCT_EL0 {
     /// The register's encoding.
@@ -179,33 +115,11 @@ impl CNTVCT_EL0 {
         crm: 0,
         op2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C14_C0_2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CNTVCT_EL0", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntvct> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 0, 2>("CNTVCT_EL0");
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
     }
 }
@@ -215,7 +129,7 @@ impl CNTVCT_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTV_CTL_EL0 (op0 3, op1 3, CRn c14, CRm c3, op2 1); Linux arch/arm64/include/asm/sysreg.h SYS_CNTV_CTL_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTV_CTL_EL0;
 impl CNTV_CTL_EL0 {
     /// The register's encoding.
@@ -226,53 +140,11 @@ impl CNTV_CTL_EL0 {
         crm: 3,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C14_C3_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CNTV_CTL_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C14_C3_1, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CNTV_CTL_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntvCtl> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 3, 1>("CNTV_CTL_EL0");
         armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -280,7 +152,7 @@ impl CNTV_CTL_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCtl>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a64_write::<3, 3, 14, 3, 1>("CNTV_CTL_EL0", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -290,7 +162,7 @@ impl CNTV_CTL_EL0 {
             armreg_rt::Value<crate::CntvCtl>,
         ) -> armreg_rt::Value<crate::CntvCtl>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 3, 1>("CNTV_CTL_EL0");
         let value = f(
             armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw).neutral(),
         );
@@ -303,7 +175,7 @@ impl CNTV_CTL_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTV_TVAL_EL0 (op0 3, op1 3, CRn c14, CRm c3, op2 0); Linux arch/arm64/include/asm/sysreg.h SYS_CNTV_TVAL_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct CNTV_TVAL_EL0;
 impl CNTV_TVAL_EL0 {
     /// The register's encoding.
@@ -314,53 +186,11 @@ impl CNTV_TVAL_EL0 {
         crm: 3,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C14_C3_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("CNTV_TVAL_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C14_C3_0, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("CNTV_TVAL_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntvTval> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 3, 0>("CNTV_TVAL_EL0");
         armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -368,7 +198,7 @@ impl CNTV_TVAL_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::CntvTval>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a64_write::<3, 3, 14, 3, 0>("CNTV_TVAL_EL0", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -378,7 +208,7 @@ impl CNTV_TVAL_EL0 {
             armreg_rt::Value<crate::CntvTval>,
         ) -> armreg_rt::Value<crate::CntvTval>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 3, 0>("CNTV_TVAL_EL0");
         let value = f(
             armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw).neutral(),
         );

@@ -33,7 +33,7 @@
 ///
 /// Source: Arm ARM DDI0487 ID_DFR0 (the AArch32 view of ID_DFR0_EL1, Linux arch/arm64/tools/sysreg 3 0 0 1 2)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct ID_DFR0;
 impl ID_DFR0 {
     /// The register's encoding.
@@ -44,32 +44,11 @@ impl ID_DFR0 {
         crm: 1,
         opc2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c0, c1, 2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("ID_DFR0", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::IdDfr0> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 0, 1, 2>("ID_DFR0");
         armreg_rt::Value::<crate::IdDfr0>::from_bits_retain(raw as u32)
     }
 }
@@ -79,7 +58,7 @@ impl ID_DFR0 {
 ///
 /// Source: Arm ARM DDI0487, MIDR (coproc 0b1111, opc1 0, CRn c0, CRm c0, opc2 0)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct MIDR;
 impl MIDR {
     /// The register's encoding.
@@ -90,32 +69,11 @@ impl MIDR {
         crm: 0,
         opc2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c0, c0, 0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("MIDR", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Midr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 0, 0, 0>("MIDR");
         armreg_rt::Value::<crate::Midr>::from_bits_retain(raw as u32)
     }
 }
@@ -125,7 +83,7 @@ impl MIDR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCCFILTR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCCFILTR;
 impl PMCCFILTR {
     /// The register's encoding.
@@ -136,53 +94,11 @@ impl PMCCFILTR {
         crm: 15,
         opc2: 7,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c14, c15, 7", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMCCFILTR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c14, c15, 7", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMCCFILTR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccfiltr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 15, 7>("PMCCFILTR");
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -190,7 +106,13 @@ impl PMCCFILTR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccfiltr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            15,
+            7,
+        >("PMCCFILTR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -200,7 +122,7 @@ impl PMCCFILTR {
             armreg_rt::Value<crate::Pmccfiltr>,
         ) -> armreg_rt::Value<crate::Pmccfiltr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 15, 7>("PMCCFILTR");
         let value = f(
             armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32).neutral(),
         );
@@ -213,7 +135,7 @@ impl PMCCFILTR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCCNTR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCCNTR;
 impl PMCCNTR {
     /// The register's encoding.
@@ -224,52 +146,11 @@ impl PMCCNTR {
         crm: 13,
         opc2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c13, 0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCCNTR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c13, 0", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMCCNTR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccntr32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 13, 0>("PMCCNTR");
         armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -277,7 +158,13 @@ impl PMCCNTR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            13,
+            0,
+        >("PMCCNTR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -287,7 +174,7 @@ impl PMCCNTR {
             armreg_rt::Value<crate::Pmccntr32>,
         ) -> armreg_rt::Value<crate::Pmccntr32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 13, 0>("PMCCNTR");
         let value = f(
             armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32).neutral(),
         );
@@ -300,7 +187,7 @@ impl PMCCNTR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCCNTR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCCNTR64;
 impl PMCCNTR64 {
     /// The register's encoding.
@@ -309,53 +196,11 @@ impl PMCCNTR64 {
         opc1: 0,
         crm: 9,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let (lo, hi): (u32, u32);
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrrc p15, 0, {}, {}, c9", out(reg) lo, out(reg) hi, options(nostack,
-                    preserves_flags)
-                );
-            }
-            (u64::from(hi) << 32) | u64::from(lo)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMCCNTR64", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcrr p15, 0, {}, {}, c9", in (reg) raw as u32, in (reg) (raw >> 32)
-                    as u32, options(nostack, preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMCCNTR64", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccntr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 0, 9>("PMCCNTR64");
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -363,7 +208,7 @@ impl PMCCNTR64 {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a32_wide_write::<15, 0, 9>("PMCCNTR64", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -373,7 +218,7 @@ impl PMCCNTR64 {
             armreg_rt::Value<crate::Pmccntr>,
         ) -> armreg_rt::Value<crate::Pmccntr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 0, 9>("PMCCNTR64");
         let value = f(
             armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw).neutral(),
         );
@@ -386,7 +231,7 @@ impl PMCCNTR64 {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCEID0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCEID0;
 impl PMCEID0 {
     /// The register's encoding.
@@ -397,32 +242,11 @@ impl PMCEID0 {
         crm: 12,
         opc2: 6,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c12, 6", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCEID0", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 6>("PMCEID0");
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
@@ -432,7 +256,7 @@ impl PMCEID0 {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCEID1
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCEID1;
 impl PMCEID1 {
     /// The register's encoding.
@@ -443,32 +267,11 @@ impl PMCEID1 {
         crm: 12,
         opc2: 7,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c12, 7", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCEID1", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 7>("PMCEID1");
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
@@ -478,7 +281,7 @@ impl PMCEID1 {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCEID2
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCEID2;
 impl PMCEID2 {
     /// The register's encoding.
@@ -489,32 +292,11 @@ impl PMCEID2 {
         crm: 14,
         opc2: 4,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c14, 4", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCEID2", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 14, 4>("PMCEID2");
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
@@ -524,7 +306,7 @@ impl PMCEID2 {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCEID3
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCEID3;
 impl PMCEID3 {
     /// The register's encoding.
@@ -535,32 +317,11 @@ impl PMCEID3 {
         crm: 14,
         opc2: 5,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c14, 5", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCEID3", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 14, 5>("PMCEID3");
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
@@ -570,7 +331,7 @@ impl PMCEID3 {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCNTENCLR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCNTENCLR;
 impl PMCNTENCLR {
     /// The register's encoding.
@@ -581,53 +342,11 @@ impl PMCNTENCLR {
         crm: 12,
         opc2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c12, 2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMCNTENCLR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c12, 2", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMCNTENCLR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 2>("PMCNTENCLR");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -635,7 +354,13 @@ impl PMCNTENCLR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            12,
+            2,
+        >("PMCNTENCLR", u64::from(value.bits()));
     }
 }
 /// `PMCNTENSET`: Count Enable Set
@@ -644,7 +369,7 @@ impl PMCNTENCLR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCNTENSET
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCNTENSET;
 impl PMCNTENSET {
     /// The register's encoding.
@@ -655,53 +380,11 @@ impl PMCNTENSET {
         crm: 12,
         opc2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c12, 1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMCNTENSET", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c12, 1", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMCNTENSET", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 1>("PMCNTENSET");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -709,7 +392,13 @@ impl PMCNTENSET {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            12,
+            1,
+        >("PMCNTENSET", u64::from(value.bits()));
     }
 }
 /// `PMCR`: Performance Monitors Control Register
@@ -720,7 +409,7 @@ impl PMCNTENSET {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCR;
 impl PMCR {
     /// The register's encoding.
@@ -731,52 +420,11 @@ impl PMCR {
         crm: 12,
         opc2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c12, 0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c12, 0", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMCR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmcrA32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 0>("PMCR");
         armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -784,7 +432,7 @@ impl PMCR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::PmcrA32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<15, 0, 9, 12, 0>("PMCR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -794,7 +442,7 @@ impl PMCR {
             armreg_rt::Value<crate::PmcrA32>,
         ) -> armreg_rt::Value<crate::PmcrA32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 0>("PMCR");
         let value = f(
             armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32).neutral(),
         );
@@ -817,7 +465,7 @@ impl PMCR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMEVCNTR&lt;m&gt;
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMEVCNTR;
 impl PMEVCNTR {
     /// The number of registers in the array.
@@ -987,7 +635,7 @@ impl armreg_rt::array::WriteElement for PMEVCNTR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMEVTYPER&lt;m&gt;
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMEVTYPER;
 impl PMEVTYPER {
     /// The number of registers in the array.
@@ -1155,7 +803,7 @@ impl armreg_rt::array::WriteElement for PMEVTYPER {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMINTENCLR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMINTENCLR;
 impl PMINTENCLR {
     /// The register's encoding.
@@ -1166,53 +814,11 @@ impl PMINTENCLR {
         crm: 14,
         opc2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c14, 2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMINTENCLR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c14, 2", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMINTENCLR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 14, 2>("PMINTENCLR");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -1220,7 +826,13 @@ impl PMINTENCLR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            14,
+            2,
+        >("PMINTENCLR", u64::from(value.bits()));
     }
 }
 /// `PMINTENSET`: Interrupt Enable Set
@@ -1229,7 +841,7 @@ impl PMINTENCLR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMINTENSET
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMINTENSET;
 impl PMINTENSET {
     /// The register's encoding.
@@ -1240,53 +852,11 @@ impl PMINTENSET {
         crm: 14,
         opc2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c14, 1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMINTENSET", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c14, 1", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMINTENSET", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 14, 1>("PMINTENSET");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -1294,7 +864,13 @@ impl PMINTENSET {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            14,
+            1,
+        >("PMINTENSET", u64::from(value.bits()));
     }
 }
 /// `PMMIR`: Machine Identification Register
@@ -1303,7 +879,7 @@ impl PMINTENSET {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMMIR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMMIR;
 impl PMMIR {
     /// The register's encoding.
@@ -1314,32 +890,11 @@ impl PMMIR {
         crm: 14,
         opc2: 6,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c14, 6", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMMIR", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmmir> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 14, 6>("PMMIR");
         armreg_rt::Value::<crate::Pmmir>::from_bits_retain(raw as u32)
     }
 }
@@ -1349,7 +904,7 @@ impl PMMIR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMOVSR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMOVSR;
 impl PMOVSR {
     /// The register's encoding.
@@ -1360,52 +915,11 @@ impl PMOVSR {
         crm: 12,
         opc2: 3,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c12, 3", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMOVSR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c12, 3", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMOVSR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 3>("PMOVSR");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -1413,7 +927,13 @@ impl PMOVSR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            12,
+            3,
+        >("PMOVSR", u64::from(value.bits()));
     }
 }
 /// `PMOVSSET`: Overflow Flag Status Set
@@ -1422,7 +942,7 @@ impl PMOVSR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMOVSSET
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMOVSSET;
 impl PMOVSSET {
     /// The register's encoding.
@@ -1433,53 +953,11 @@ impl PMOVSSET {
         crm: 14,
         opc2: 3,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c14, 3", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMOVSSET", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c14, 3", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMOVSSET", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 14, 3>("PMOVSSET");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -1487,7 +965,13 @@ impl PMOVSSET {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            14,
+            3,
+        >("PMOVSSET", u64::from(value.bits()));
     }
 }
 /// `PMSELR`: Event Counter Selection Register (system register only)
@@ -1496,7 +980,7 @@ impl PMOVSSET {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMSELR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMSELR;
 impl PMSELR {
     /// The register's encoding.
@@ -1507,52 +991,11 @@ impl PMSELR {
         crm: 12,
         opc2: 5,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c12, 5", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMSELR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c12, 5", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMSELR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmselr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 5>("PMSELR");
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1560,7 +1003,13 @@ impl PMSELR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmselr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            12,
+            5,
+        >("PMSELR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1570,7 +1019,7 @@ impl PMSELR {
             armreg_rt::Value<crate::Pmselr>,
         ) -> armreg_rt::Value<crate::Pmselr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 12, 5>("PMSELR");
         let value = f(
             armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32).neutral(),
         );
@@ -1583,7 +1032,7 @@ impl PMSELR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMSWINC
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMSWINC;
 impl PMSWINC {
     /// The register's encoding.
@@ -1594,32 +1043,18 @@ impl PMSWINC {
         crm: 12,
         opc2: 4,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c12, 4", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMSWINC", Self::PATH, raw);
-        }
-    }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmswinc>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            12,
+            4,
+        >("PMSWINC", u64::from(value.bits()));
     }
 }
 /// `PMUSERENR`: User Enable Register
@@ -1628,7 +1063,7 @@ impl PMSWINC {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMUSERENR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMUSERENR;
 impl PMUSERENR {
     /// The register's encoding.
@@ -1639,53 +1074,11 @@ impl PMUSERENR {
         crm: 14,
         opc2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c14, 0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMUSERENR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c14, 0", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMUSERENR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmuserenrA32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 14, 0>("PMUSERENR");
         armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1693,7 +1086,13 @@ impl PMUSERENR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::PmuserenrA32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            14,
+            0,
+        >("PMUSERENR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1703,7 +1102,7 @@ impl PMUSERENR {
             armreg_rt::Value<crate::PmuserenrA32>,
         ) -> armreg_rt::Value<crate::PmuserenrA32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 14, 0>("PMUSERENR");
         let value = f(
             armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
                 .neutral(),
@@ -1717,7 +1116,7 @@ impl PMUSERENR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMXEVCNTR
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMXEVCNTR;
 impl PMXEVCNTR {
     /// The register's encoding.
@@ -1728,53 +1127,11 @@ impl PMXEVCNTR {
         crm: 13,
         opc2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c13, 2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMXEVCNTR", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c13, 2", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMXEVCNTR", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmevcntr32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 13, 2>("PMXEVCNTR");
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1782,7 +1139,13 @@ impl PMXEVCNTR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevcntr32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            13,
+            2,
+        >("PMXEVCNTR", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1792,7 +1155,7 @@ impl PMXEVCNTR {
             armreg_rt::Value<crate::Pmevcntr32>,
         ) -> armreg_rt::Value<crate::Pmevcntr32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 13, 2>("PMXEVCNTR");
         let value = f(
             armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32).neutral(),
         );
@@ -1805,7 +1168,7 @@ impl PMXEVCNTR {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMXEVTYPER
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMXEVTYPER;
 impl PMXEVTYPER {
     /// The register's encoding.
@@ -1816,53 +1179,11 @@ impl PMXEVTYPER {
         crm: 13,
         opc2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "arm")]
-        {
-            let raw: u32;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrc p15, 0, {}, c9, c13, 1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            u64::from(raw)
-        }
-        #[cfg(not(target_arch = "arm"))]
-        { armreg_rt::host::read("PMXEVTYPER", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "mcr p15, 0, {}, c9, c13, 1", in (reg) raw as u32, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            armreg_rt::host::write("PMXEVTYPER", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmevtyper> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 13, 1>("PMXEVTYPER");
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1870,7 +1191,13 @@ impl PMXEVTYPER {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevtyper>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            9,
+            13,
+            1,
+        >("PMXEVTYPER", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1880,7 +1207,7 @@ impl PMXEVTYPER {
             armreg_rt::Value<crate::Pmevtyper>,
         ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 13, 1>("PMXEVTYPER");
         let value = f(
             armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32).neutral(),
         );

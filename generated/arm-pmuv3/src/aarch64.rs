@@ -33,7 +33,7 @@
 ///
 /// Source: Arm ARM DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (3 0 0 5 0)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct ID_AA64DFR0_EL1;
 impl ID_AA64DFR0_EL1 {
     /// The register's encoding.
@@ -44,33 +44,11 @@ impl ID_AA64DFR0_EL1 {
         crm: 5,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C0_C5_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("ID_AA64DFR0_EL1", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::IdAa64dfr0> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 0, 5, 0>("ID_AA64DFR0_EL1");
         armreg_rt::Value::<crate::IdAa64dfr0>::from_bits_retain(raw)
     }
 }
@@ -80,7 +58,7 @@ impl ID_AA64DFR0_EL1 {
 ///
 /// Source: Arm ARM DDI0487, MDCR_EL2
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct MDCR_EL2;
 impl MDCR_EL2 {
     /// The register's encoding.
@@ -91,53 +69,11 @@ impl MDCR_EL2 {
         crm: 1,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_4_C1_C1_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("MDCR_EL2", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_4_C1_C1_1, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("MDCR_EL2", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::MdcrEl2> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 4, 1, 1, 1>("MDCR_EL2");
         armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -145,7 +81,7 @@ impl MDCR_EL2 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::MdcrEl2>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a64_write::<3, 4, 1, 1, 1>("MDCR_EL2", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -155,7 +91,7 @@ impl MDCR_EL2 {
             armreg_rt::Value<crate::MdcrEl2>,
         ) -> armreg_rt::Value<crate::MdcrEl2>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 4, 1, 1, 1>("MDCR_EL2");
         let value = f(
             armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw).neutral(),
         );
@@ -168,7 +104,7 @@ impl MDCR_EL2 {
 ///
 /// Source: Arm ARM DDI0487, MDCR_EL3
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct MDCR_EL3;
 impl MDCR_EL3 {
     /// The register's encoding.
@@ -179,53 +115,11 @@ impl MDCR_EL3 {
         crm: 3,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_6_C1_C3_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("MDCR_EL3", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_6_C1_C3_1, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("MDCR_EL3", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::MdcrEl3> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 6, 1, 3, 1>("MDCR_EL3");
         armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -233,7 +127,7 @@ impl MDCR_EL3 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::MdcrEl3>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a64_write::<3, 6, 1, 3, 1>("MDCR_EL3", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -243,7 +137,7 @@ impl MDCR_EL3 {
             armreg_rt::Value<crate::MdcrEl3>,
         ) -> armreg_rt::Value<crate::MdcrEl3>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 6, 1, 3, 1>("MDCR_EL3");
         let value = f(
             armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw).neutral(),
         );
@@ -256,7 +150,7 @@ impl MDCR_EL3 {
 ///
 /// Source: Arm ARM DDI0487, MIDR_EL1 (op0 3, op1 0, CRn c0, CRm c0, op2 0)
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct MIDR_EL1;
 impl MIDR_EL1 {
     /// The register's encoding.
@@ -267,33 +161,11 @@ impl MIDR_EL1 {
         crm: 0,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C0_C0_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("MIDR_EL1", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Midr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 0, 0, 0>("MIDR_EL1");
         armreg_rt::Value::<crate::Midr>::from_bits_retain(raw as u32)
     }
 }
@@ -303,7 +175,7 @@ impl MIDR_EL1 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCCFILTR_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCCFILTR_EL0;
 impl PMCCFILTR_EL0 {
     /// The register's encoding.
@@ -314,53 +186,11 @@ impl PMCCFILTR_EL0 {
         crm: 15,
         op2: 7,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C14_C15_7", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMCCFILTR_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C14_C15_7, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMCCFILTR_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccfiltr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 15, 7>("PMCCFILTR_EL0");
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -368,7 +198,13 @@ impl PMCCFILTR_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccfiltr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            14,
+            15,
+            7,
+        >("PMCCFILTR_EL0", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -378,7 +214,7 @@ impl PMCCFILTR_EL0 {
             armreg_rt::Value<crate::Pmccfiltr>,
         ) -> armreg_rt::Value<crate::Pmccfiltr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 14, 15, 7>("PMCCFILTR_EL0");
         let value = f(
             armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32).neutral(),
         );
@@ -391,7 +227,7 @@ impl PMCCFILTR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCCNTR_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCCNTR_EL0;
 impl PMCCNTR_EL0 {
     /// The register's encoding.
@@ -402,53 +238,11 @@ impl PMCCNTR_EL0 {
         crm: 13,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C13_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMCCNTR_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C13_0, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMCCNTR_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccntr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 13, 0>("PMCCNTR_EL0");
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -456,7 +250,7 @@ impl PMCCNTR_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a64_write::<3, 3, 9, 13, 0>("PMCCNTR_EL0", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -466,7 +260,7 @@ impl PMCCNTR_EL0 {
             armreg_rt::Value<crate::Pmccntr>,
         ) -> armreg_rt::Value<crate::Pmccntr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 13, 0>("PMCCNTR_EL0");
         let value = f(
             armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw).neutral(),
         );
@@ -479,7 +273,7 @@ impl PMCCNTR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCEID0_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCEID0_EL0;
 impl PMCEID0_EL0 {
     /// The register's encoding.
@@ -490,33 +284,11 @@ impl PMCEID0_EL0 {
         crm: 12,
         op2: 6,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C12_6", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMCEID0_EL0", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 6>("PMCEID0_EL0");
         armreg_rt::Value::<crate::Pmceid>::from_bits_retain(raw)
     }
 }
@@ -526,7 +298,7 @@ impl PMCEID0_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCEID1_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCEID1_EL0;
 impl PMCEID1_EL0 {
     /// The register's encoding.
@@ -537,33 +309,11 @@ impl PMCEID1_EL0 {
         crm: 12,
         op2: 7,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C12_7", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMCEID1_EL0", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 7>("PMCEID1_EL0");
         armreg_rt::Value::<crate::Pmceid>::from_bits_retain(raw)
     }
 }
@@ -573,7 +323,7 @@ impl PMCEID1_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCNTENCLR_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCNTENCLR_EL0;
 impl PMCNTENCLR_EL0 {
     /// The register's encoding.
@@ -584,53 +334,11 @@ impl PMCNTENCLR_EL0 {
         crm: 12,
         op2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C12_2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMCNTENCLR_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C12_2, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMCNTENCLR_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 2>("PMCNTENCLR_EL0");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -638,7 +346,13 @@ impl PMCNTENCLR_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            12,
+            2,
+        >("PMCNTENCLR_EL0", u64::from(value.bits()));
     }
 }
 /// `PMCNTENSET_EL0`: Count Enable Set: write 1 to enable a counter; reads the enable state
@@ -647,7 +361,7 @@ impl PMCNTENCLR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCNTENSET_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCNTENSET_EL0;
 impl PMCNTENSET_EL0 {
     /// The register's encoding.
@@ -658,53 +372,11 @@ impl PMCNTENSET_EL0 {
         crm: 12,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C12_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMCNTENSET_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C12_1, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMCNTENSET_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 1>("PMCNTENSET_EL0");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -712,7 +384,13 @@ impl PMCNTENSET_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            12,
+            1,
+        >("PMCNTENSET_EL0", u64::from(value.bits()));
     }
 }
 /// `PMCR_EL0`: Performance Monitors Control Register
@@ -723,7 +401,7 @@ impl PMCNTENSET_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCR_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMCR_EL0;
 impl PMCR_EL0 {
     /// The register's encoding.
@@ -734,53 +412,11 @@ impl PMCR_EL0 {
         crm: 12,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C12_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMCR_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C12_0, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMCR_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmcr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 0>("PMCR_EL0");
         armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -788,7 +424,7 @@ impl PMCR_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmcr>>) {
         let value = value.into();
-        Self::write_raw(value.bits());
+        armreg_rt::sysreg::a64_write::<3, 3, 9, 12, 0>("PMCR_EL0", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -796,7 +432,7 @@ impl PMCR_EL0 {
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pmcr>) -> armreg_rt::Value<crate::Pmcr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 0>("PMCR_EL0");
         let value = f(armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
@@ -817,7 +453,7 @@ impl PMCR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMEVCNTR_EL0;
 impl PMEVCNTR_EL0 {
     /// The number of registers in the array.
@@ -987,7 +623,7 @@ impl armreg_rt::array::WriteElement for PMEVCNTR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVTYPER&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMEVTYPER_EL0;
 impl PMEVTYPER_EL0 {
     /// The number of registers in the array.
@@ -1155,7 +791,7 @@ impl armreg_rt::array::WriteElement for PMEVTYPER_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMINTENCLR_EL1
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMINTENCLR_EL1;
 impl PMINTENCLR_EL1 {
     /// The register's encoding.
@@ -1166,53 +802,11 @@ impl PMINTENCLR_EL1 {
         crm: 14,
         op2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C9_C14_2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMINTENCLR_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C9_C14_2, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMINTENCLR_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 9, 14, 2>("PMINTENCLR_EL1");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -1220,7 +814,13 @@ impl PMINTENCLR_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            9,
+            14,
+            2,
+        >("PMINTENCLR_EL1", u64::from(value.bits()));
     }
 }
 /// `PMINTENSET_EL1`: Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables
@@ -1229,7 +829,7 @@ impl PMINTENCLR_EL1 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMINTENSET_EL1
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMINTENSET_EL1;
 impl PMINTENSET_EL1 {
     /// The register's encoding.
@@ -1240,53 +840,11 @@ impl PMINTENSET_EL1 {
         crm: 14,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C9_C14_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMINTENSET_EL1", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_0_C9_C14_1, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMINTENSET_EL1", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 9, 14, 1>("PMINTENSET_EL1");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -1294,7 +852,13 @@ impl PMINTENSET_EL1 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            0,
+            9,
+            14,
+            1,
+        >("PMINTENSET_EL1", u64::from(value.bits()));
     }
 }
 /// `PMMIR_EL1`: Machine Identification Register
@@ -1303,7 +867,7 @@ impl PMINTENSET_EL1 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMMIR_EL1
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMMIR_EL1;
 impl PMMIR_EL1 {
     /// The register's encoding.
@@ -1314,33 +878,11 @@ impl PMMIR_EL1 {
         crm: 14,
         op2: 6,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_0_C9_C14_6", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMMIR_EL1", Self::PATH) }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmmir> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 0, 9, 14, 6>("PMMIR_EL1");
         armreg_rt::Value::<crate::Pmmir>::from_bits_retain(raw as u32)
     }
 }
@@ -1350,7 +892,7 @@ impl PMMIR_EL1 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMOVSCLR_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMOVSCLR_EL0;
 impl PMOVSCLR_EL0 {
     /// The register's encoding.
@@ -1361,53 +903,11 @@ impl PMOVSCLR_EL0 {
         crm: 12,
         op2: 3,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C12_3", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMOVSCLR_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C12_3, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMOVSCLR_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 3>("PMOVSCLR_EL0");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
@@ -1415,7 +915,13 @@ impl PMOVSCLR_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            12,
+            3,
+        >("PMOVSCLR_EL0", u64::from(value.bits()));
     }
 }
 /// `PMOVSSET_EL0`: Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags
@@ -1424,7 +930,7 @@ impl PMOVSCLR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMOVSSET_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMOVSSET_EL0;
 impl PMOVSSET_EL0 {
     /// The register's encoding.
@@ -1435,53 +941,11 @@ impl PMOVSSET_EL0 {
         crm: 14,
         op2: 3,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C14_3", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMOVSSET_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C14_3, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMOVSSET_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 14, 3>("PMOVSSET_EL0");
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
@@ -1489,7 +953,13 @@ impl PMOVSSET_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
         let value = mask.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            14,
+            3,
+        >("PMOVSSET_EL0", u64::from(value.bits()));
     }
 }
 /// `PMSELR_EL0`: Event Counter Selection Register (system register only; no memory-mapped PMSELR)
@@ -1498,7 +968,7 @@ impl PMOVSSET_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMSELR_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMSELR_EL0;
 impl PMSELR_EL0 {
     /// The register's encoding.
@@ -1509,53 +979,11 @@ impl PMSELR_EL0 {
         crm: 12,
         op2: 5,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C12_5", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMSELR_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C12_5, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMSELR_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmselr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 5>("PMSELR_EL0");
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1563,7 +991,13 @@ impl PMSELR_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmselr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            12,
+            5,
+        >("PMSELR_EL0", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1573,7 +1007,7 @@ impl PMSELR_EL0 {
             armreg_rt::Value<crate::Pmselr>,
         ) -> armreg_rt::Value<crate::Pmselr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 12, 5>("PMSELR_EL0");
         let value = f(
             armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32).neutral(),
         );
@@ -1586,7 +1020,7 @@ impl PMSELR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMSWINC_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMSWINC_EL0;
 impl PMSWINC_EL0 {
     /// The register's encoding.
@@ -1597,32 +1031,18 @@ impl PMSWINC_EL0 {
         crm: 12,
         op2: 4,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C12_4, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMSWINC_EL0", Self::PATH, raw);
-        }
-    }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmswinc>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            12,
+            4,
+        >("PMSWINC_EL0", u64::from(value.bits()));
     }
 }
 /// `PMUSERENR_EL0`: User Enable Register
@@ -1631,7 +1051,7 @@ impl PMSWINC_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMUSERENR_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMUSERENR_EL0;
 impl PMUSERENR_EL0 {
     /// The register's encoding.
@@ -1642,53 +1062,11 @@ impl PMUSERENR_EL0 {
         crm: 14,
         op2: 0,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C14_0", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMUSERENR_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C14_0, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMUSERENR_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmuserenr> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 14, 0>("PMUSERENR_EL0");
         armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1696,7 +1074,13 @@ impl PMUSERENR_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmuserenr>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            14,
+            0,
+        >("PMUSERENR_EL0", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1706,7 +1090,7 @@ impl PMUSERENR_EL0 {
             armreg_rt::Value<crate::Pmuserenr>,
         ) -> armreg_rt::Value<crate::Pmuserenr>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 14, 0>("PMUSERENR_EL0");
         let value = f(
             armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32).neutral(),
         );
@@ -1719,7 +1103,7 @@ impl PMUSERENR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMXEVCNTR_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMXEVCNTR_EL0;
 impl PMXEVCNTR_EL0 {
     /// The register's encoding.
@@ -1730,53 +1114,11 @@ impl PMXEVCNTR_EL0 {
         crm: 13,
         op2: 2,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C13_2", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMXEVCNTR_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C13_2, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMXEVCNTR_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmevcntr32> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 13, 2>("PMXEVCNTR_EL0");
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1784,7 +1126,13 @@ impl PMXEVCNTR_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevcntr32>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            13,
+            2,
+        >("PMXEVCNTR_EL0", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1794,7 +1142,7 @@ impl PMXEVCNTR_EL0 {
             armreg_rt::Value<crate::Pmevcntr32>,
         ) -> armreg_rt::Value<crate::Pmevcntr32>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 13, 2>("PMXEVCNTR_EL0");
         let value = f(
             armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32).neutral(),
         );
@@ -1807,7 +1155,7 @@ impl PMXEVCNTR_EL0 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMXEVTYPER_EL0
 #[allow(non_camel_case_types)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct PMXEVTYPER_EL0;
 impl PMXEVTYPER_EL0 {
     /// The register's encoding.
@@ -1818,53 +1166,11 @@ impl PMXEVTYPER_EL0 {
         crm: 13,
         op2: 1,
     };
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn read_raw() -> u64 {
-        #[cfg(target_arch = "aarch64")]
-        {
-            let raw: u64;
-            // SAFETY: this reads one system register into a register operand: it touches no memory and no
-            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-            // compiled for the target state that has it, and the description says the register exists
-            // wherever this crate applies (a register the current exception level may not read traps,
-            // which is not undefined behaviour).
-            unsafe {
-                core::arch::asm!(
-                    "mrs {}, S3_3_C9_C13_1", out(reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-            raw
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        { armreg_rt::host::read("PMXEVTYPER_EL0", Self::PATH) }
-    }
-    #[inline(always)]
-    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    fn write_raw(raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            // SAFETY: this writes one system register from a register operand: it touches no memory and no
-            // stack and leaves the flags alone; its effects are the architectural ones this register's
-            // documentation states, none of which change memory the compiler knows about.
-            unsafe {
-                core::arch::asm!(
-                    "msr S3_3_C9_C13_1, {}", in (reg) raw, options(nostack,
-                    preserves_flags)
-                );
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            armreg_rt::host::write("PMXEVTYPER_EL0", Self::PATH, raw);
-        }
-    }
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmevtyper> {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 13, 1>("PMXEVTYPER_EL0");
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
@@ -1872,7 +1178,13 @@ impl PMXEVTYPER_EL0 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevtyper>>) {
         let value = value.into();
-        Self::write_raw(u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<
+            3,
+            3,
+            9,
+            13,
+            1,
+        >("PMXEVTYPER_EL0", u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
@@ -1882,7 +1194,7 @@ impl PMXEVTYPER_EL0 {
             armreg_rt::Value<crate::Pmevtyper>,
         ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) {
-        let raw = Self::read_raw();
+        let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 13, 1>("PMXEVTYPER_EL0");
         let value = f(
             armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32).neutral(),
         );

@@ -156,14 +156,19 @@ impl Gates {
 
     /// The attribute that compiles system register `reg` only with its family's feature, with
     /// its line break; empty for a register always compiled, and without gating.
-    pub(super) fn sysreg_cfg(&self, reg: &crate::ir::SysReg, device: &Device) -> Option<String> {
+    /// The condition register `reg` is compiled under, and its family's feature.
+    pub(super) fn sysreg_cfg(
+        &self,
+        reg: &crate::ir::SysReg,
+        device: &Device,
+    ) -> Option<(String, String)> {
         if self.gating == Gating::None {
             return None;
         }
         let f = family(reg, &block_features(device))?;
-        self.families
-            .contains(&f)
-            .then(|| format!("feature = \"{f}\""))
+        let k = self.families.iter().position(|x| *x == f)?;
+        let user = self.features.len() - self.families.len() + k;
+        Some((self.atom(user), f))
     }
 
     /// The top-level blocks, by index: those with a feature of their own.
@@ -178,15 +183,26 @@ impl Gates {
             return String::new();
         }
         match blocks {
-            [b] => format!("#[cfg(feature = \"{}\")]\n", self.features[*b]),
+            [b] => format!("#[cfg({})]\n", self.atom(*b)),
             _ => format!(
                 "#[cfg(any({}))]\n",
                 blocks
                     .iter()
-                    .map(|b| format!("feature = \"{}\"", self.features[*b]))
+                    .map(|b| self.atom(*b))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+        }
+    }
+
+    /// The condition of one user: its feature; for the AArch32 registers, also a target other
+    /// than AArch64, where `MRC`/`MCR` do not exist (an AArch64 build leaves them out whole).
+    fn atom(&self, user: usize) -> String {
+        let feature = &self.features[user];
+        if user >= self.features.len() - self.families.len() && feature == AARCH32 {
+            format!("all(feature = \"{feature}\", not(target_arch = \"aarch64\"))")
+        } else {
+            format!("feature = \"{feature}\"")
         }
     }
 }
@@ -214,6 +230,9 @@ pub(super) fn instance_features(device: &Device) -> Vec<(String, String)> {
     out
 }
 
+/// The family of every AArch32 register.
+const AARCH32: &str = "aarch32";
+
 /// The family of a system register, named after the architecture feature that gates it
 /// (`pmuv3` for FEAT_PMUv3, the first feature its condition names), or `aarch32` for every AArch32
 /// register: a firmware enables the families it uses. A register without a feature condition has
@@ -233,7 +252,7 @@ pub(super) fn family(reg: &crate::ir::SysReg, blocks: &[String]) -> Option<Strin
             })
             .collect()
     } else {
-        "aarch32".to_string()
+        AARCH32.to_string()
     };
     let taken = RESERVED.contains(&name.as_str())
         || blocks.contains(&name)

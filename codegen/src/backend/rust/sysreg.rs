@@ -16,7 +16,7 @@ use crate::names::Case;
 pub fn sysregs(
     device: &Device,
     state: State,
-    cfg: &dyn Fn(&SysReg) -> Option<String>,
+    cfg: &dyn Fn(&SysReg) -> Option<(String, String)>,
 ) -> TokenStream {
     device
         .sysregs
@@ -26,7 +26,7 @@ pub fn sysregs(
             let layout = device.layout(&r.layout.name)?;
             let tokens = sysreg(r, layout);
             Some(match cfg(r) {
-                Some(condition) => gated(tokens, &condition),
+                Some((condition, feature)) => gated(tokens, &condition, &feature),
                 None => tokens,
             })
         })
@@ -35,18 +35,20 @@ pub fn sysregs(
 
 /// Every item of `tokens` under `#[cfg(condition)]`, the first (the register's type) saying so
 /// in its documentation.
-fn gated(tokens: TokenStream, condition: &str) -> TokenStream {
+fn gated(tokens: TokenStream, condition: &str, feature: &str) -> TokenStream {
     let Ok(mut file) = syn::parse2::<syn::File>(tokens.clone()) else {
         return tokens;
     };
     let Ok(cfg) = syn::parse_str::<TokenStream>(condition) else {
         return tokens;
     };
-    let feature = condition
-        .trim_start_matches("feature = ")
-        .trim_matches('"')
-        .to_string();
-    let note = format!(" Compiled with the cargo feature `{feature}` (in `all`, the default).");
+    let note = if condition.contains("target_arch") {
+        format!(
+            " Compiled with the cargo feature `{feature}` (in `all`, the default), on targets other than AArch64, where the instruction does not exist."
+        )
+    } else {
+        format!(" Compiled with the cargo feature `{feature}` (in `all`, the default).")
+    };
     for (i, item) in file.items.iter_mut().enumerate() {
         let attrs = match item {
             syn::Item::Struct(s) => &mut s.attrs,
@@ -68,85 +70,6 @@ fn gated(tokens: TokenStream, condition: &str) -> TokenStream {
         }
     }
     quote!(#file)
-}
-
-/// The instruction text and operands that read or write one encoding.
-struct Asm {
-    read: TokenStream,
-    write: TokenStream,
-}
-
-/// Inline assembly reading into / writing from a `u64` named `raw`.
-fn asm(path: SysRegPath) -> Asm {
-    let opts = quote!(options(nostack, preserves_flags));
-    let safety_read = super::tokens::safety(
-        "this reads one system register into a register operand: it touches no memory and no\n\
-         stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only\n\
-         compiled for the target state that has it, and the description says the register exists\n\
-         wherever this crate applies (a register the current exception level may not read traps,\n\
-         which is not undefined behaviour).",
-    );
-    let safety_write = super::tokens::safety(
-        "this writes one system register from a register operand: it touches no memory and no\n\
-         stack and leaves the flags alone; its effects are the architectural ones this register's\n\
-         documentation states, none of which change memory the compiler knows about.",
-    );
-    match path {
-        SysRegPath::A64 { .. } => {
-            let read = format!("mrs {{}}, {path}");
-            let write = format!("msr {path}, {{}}");
-            Asm {
-                read: quote! {{
-                    let raw: u64;
-                    #safety_read
-                    unsafe { core::arch::asm!(#read, out(reg) raw, #opts); }
-                    raw
-                }},
-                write: quote! {
-                    #safety_write
-                    unsafe { core::arch::asm!(#write, in(reg) raw, #opts); }
-                },
-            }
-        }
-        SysRegPath::A32 {
-            coproc,
-            opc1,
-            crn,
-            crm,
-            opc2,
-        } => {
-            let read = format!("mrc p{coproc}, {opc1}, {{}}, c{crn}, c{crm}, {opc2}");
-            let write = format!("mcr p{coproc}, {opc1}, {{}}, c{crn}, c{crm}, {opc2}");
-            Asm {
-                read: quote! {{
-                    let raw: u32;
-                    #safety_read
-                    unsafe { core::arch::asm!(#read, out(reg) raw, #opts); }
-                    u64::from(raw)
-                }},
-                write: quote! {
-                    #safety_write
-                    unsafe { core::arch::asm!(#write, in(reg) raw as u32, #opts); }
-                },
-            }
-        }
-        SysRegPath::A32Wide { coproc, opc1, crm } => {
-            let read = format!("mrrc p{coproc}, {opc1}, {{}}, {{}}, c{crm}");
-            let write = format!("mcrr p{coproc}, {opc1}, {{}}, {{}}, c{crm}");
-            Asm {
-                read: quote! {{
-                    let (lo, hi): (u32, u32);
-                    #safety_read
-                    unsafe { core::arch::asm!(#read, out(reg) lo, out(reg) hi, #opts); }
-                    (u64::from(hi) << 32) | u64::from(lo)
-                }},
-                write: quote! {
-                    #safety_write
-                    unsafe { core::arch::asm!(#write, in(reg) raw as u32, in(reg) (raw >> 32) as u32, #opts); }
-                },
-            }
-        }
-    }
 }
 
 fn target_arch(path: SysRegPath) -> &'static str {
@@ -260,62 +183,75 @@ fn reads(reg: &SysReg) -> bool {
     !matches!(reg.access, RegAccess::Wo)
 }
 
-fn writes(reg: &SysReg) -> bool {
-    !matches!(reg.access, RegAccess::Ro)
-}
-
 fn single(reg: &SysReg, layout: &Layout) -> TokenStream {
     let name = ident(&reg.name, Case::Verbatim);
     let reg_name = &reg.name;
     let doc = register_doc(reg, layout);
     let arch = target_arch(reg.path);
     let path = path_tokens(reg.path);
-    let Asm { read, write } = asm(reg.path);
-    let read_raw = reads(reg).then(|| {
-        quote! {
-            #[inline(always)]
-            #[cfg_attr(not(target_arch = #arch), track_caller)]
-            fn read_raw() -> u64 {
-                #[cfg(target_arch = #arch)]
-                #read
-                #[cfg(not(target_arch = #arch))]
-                {
-                    armreg_rt::host::read(#reg_name, Self::PATH)
-                }
-            }
-        }
-    });
-    let write_raw = writes(reg).then(|| {
-        quote! {
-            #[inline(always)]
-            #[cfg_attr(not(target_arch = #arch), track_caller)]
-            fn write_raw(raw: u64) {
-                #[cfg(target_arch = #arch)]
-                {
-                    #write
-                }
-                #[cfg(not(target_arch = #arch))]
-                {
-                    armreg_rt::host::write(#reg_name, Self::PATH, raw);
-                }
-            }
-        }
-    });
-    let methods = sysreg_methods::methods(reg, layout, arch);
+    let instr = instructions(reg.path, reg_name);
+    let methods = sysreg_methods::methods(reg, layout, arch, &instr);
     quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct #name;
 
         impl #name {
             /// The register's encoding.
             pub const PATH: armreg_rt::SysRegPath = #path;
 
-            #read_raw
-            #write_raw
             #methods
         }
+    }
+}
+
+/// The runtime's read and write of `path` (`armreg_rt::sysreg`, generic over the encoding):
+/// a register holds no instruction of its own.
+fn instructions(path: SysRegPath, name: &str) -> sysreg_methods::Instr {
+    let n = |v: u8| unsuffixed(v.into());
+    let (read, write) = match path {
+        SysRegPath::A64 {
+            op0,
+            op1,
+            crn,
+            crm,
+            op2,
+        } => {
+            let g = [op0, op1, crn, crm, op2].map(n);
+            let [a, b, c, d, e] = &g;
+            (
+                quote!(armreg_rt::sysreg::a64_read::<#a, #b, #c, #d, #e>),
+                quote!(armreg_rt::sysreg::a64_write::<#a, #b, #c, #d, #e>),
+            )
+        }
+        SysRegPath::A32 {
+            coproc,
+            opc1,
+            crn,
+            crm,
+            opc2,
+        } => {
+            let g = [coproc, opc1, crn, crm, opc2].map(n);
+            let [a, b, c, d, e] = &g;
+            (
+                quote!(armreg_rt::sysreg::a32_read::<#a, #b, #c, #d, #e>),
+                quote!(armreg_rt::sysreg::a32_write::<#a, #b, #c, #d, #e>),
+            )
+        }
+        SysRegPath::A32Wide { coproc, opc1, crm } => {
+            let g = [coproc, opc1, crm].map(n);
+            let [a, b, c] = &g;
+            (
+                quote!(armreg_rt::sysreg::a32_wide_read::<#a, #b, #c>),
+                quote!(armreg_rt::sysreg::a32_wide_write::<#a, #b, #c>),
+            )
+        }
+    };
+    sysreg_methods::Instr {
+        read: quote!(#read(#name)),
+        write,
+        name: name.to_string(),
     }
 }
 
@@ -431,7 +367,7 @@ fn array(reg: &SysReg, layout: &Layout, count: u32) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types)]
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        #[derive(Clone, Copy)]
         pub struct #name;
 
         impl #name {

@@ -76,13 +76,21 @@ impl Op {
 
 /// The methods `reg` gets. Each is `track_caller` on the host, so that a missing emulation
 /// handler's panic names the caller's line, not the crate's.
-pub fn methods(reg: &SysReg, layout: &Layout, arch: &str) -> TokenStream {
+/// How a method reaches the register: the call that reads it (a `u64`), the function that
+/// writes it, and the register's name, which the write takes before the `u64`.
+pub struct Instr {
+    pub read: TokenStream,
+    pub write: TokenStream,
+    pub name: String,
+}
+
+pub fn methods(reg: &SysReg, layout: &Layout, arch: &str, instr: &Instr) -> TokenStream {
     let name = type_name(layout);
     let value = quote!(armreg_rt::Value<crate::#name>);
     let reach = Reach::of(&reg.access, None, layout);
     let mut methods: TokenStream = ops(reach)
         .iter()
-        .map(|&op| method(op, &value, layout, arch))
+        .map(|&op| method(op, &value, layout, arch, instr))
         .collect();
     // svd2rust's `write(|w| ..)` starts from the reset value; here that is one explicit call,
     // on the registers whose layout has one.
@@ -143,14 +151,14 @@ fn flag_methods(layout: &Layout, name: &proc_macro2::Ident, arch: &str) -> Token
         .collect()
 }
 
-fn method(op: Op, value: &TokenStream, layout: &Layout, arch: &str) -> TokenStream {
+fn method(op: Op, value: &TokenStream, layout: &Layout, arch: &str, instr: &Instr) -> TokenStream {
     let base = format_ident!("{}", op.name());
     let (param, _) = op.param(value).unzip();
     let ret = match op {
         Op::Read | Op::ReadWithSideEffects => Some(value.clone()),
         _ => None,
     };
-    let body = core_body(op, layout);
+    let body = core_body(op, layout, instr);
     let doc = format!("{}.", op.doc());
     let ret = ret.map(|r| quote!(-> #r));
     quote! {
@@ -163,26 +171,27 @@ fn method(op: Op, value: &TokenStream, layout: &Layout, arch: &str) -> TokenStre
     }
 }
 
-/// The body of an operation over `read_raw`/`write_raw`.
-fn core_body(op: Op, layout: &Layout) -> TokenStream {
+/// The body of an operation over the register's one read and one write instruction.
+fn core_body(op: Op, layout: &Layout, instr: &Instr) -> TokenStream {
     let (from_raw, to_raw) = conversions(layout);
+    let Instr { read, write, name } = instr;
     match op {
         Op::Read | Op::ReadWithSideEffects => quote! {
-            let raw = Self::read_raw();
+            let raw = #read;
             #from_raw
         },
         Op::Write => quote! {
             let value = value.into();
-            Self::write_raw(#to_raw);
+            #write(#name, #to_raw);
         },
         Op::Modify | Op::ModifyWithSideEffects => quote! {
-            let raw = Self::read_raw();
+            let raw = #read;
             let value = f(#from_raw.neutral());
             Self::write(value);
         },
         Op::Set | Op::Clear => quote! {
             let value = mask.into();
-            Self::write_raw(#to_raw);
+            #write(#name, #to_raw);
         },
     }
 }

@@ -34,9 +34,9 @@
 mod ls64_accdata_layouts;
 #[cfg(feature = "ls64_accdata")]
 pub use self::ls64_accdata_layouts::*;
-#[cfg(feature = "aarch32")]
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
 mod aarch32_layouts;
-#[cfg(feature = "aarch32")]
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
 pub use self::aarch32_layouts::*;
 #[cfg(feature = "srmask")]
 mod srmask_layouts;
@@ -58,9 +58,9 @@ pub use self::amuv1_layouts::*;
 mod amuv1p1_layouts;
 #[cfg(feature = "amuv1p1")]
 pub use self::amuv1p1_layouts::*;
-#[cfg(any(feature = "aarch32", feature = "amuv1"))]
+#[cfg(any(all(feature = "aarch32", not(target_arch = "aarch64")), feature = "amuv1"))]
 mod shared1_layouts;
-#[cfg(any(feature = "aarch32", feature = "amuv1"))]
+#[cfg(any(all(feature = "aarch32", not(target_arch = "aarch64")), feature = "amuv1"))]
 pub use self::shared1_layouts::*;
 #[cfg(any(feature = "amuv1", feature = "ete"))]
 mod shared2_layouts;
@@ -234,9 +234,9 @@ pub use self::shared10_layouts::*;
 mod spe_exc_layouts;
 #[cfg(feature = "spe_exc")]
 pub use self::spe_exc_layouts::*;
-#[cfg(any(feature = "pmu_ext32", feature = "aarch32", feature = "pmuv3"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
 mod shared11_layouts;
-#[cfg(any(feature = "pmu_ext32", feature = "aarch32", feature = "pmuv3"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
 pub use self::shared11_layouts::*;
 #[cfg(feature = "pmuv3_ss")]
 mod pmuv3_ss_layouts;
@@ -246,17 +246,17 @@ pub use self::pmuv3_ss_layouts::*;
 mod pmuv3_layouts;
 #[cfg(feature = "pmuv3")]
 pub use self::pmuv3_layouts::*;
-#[cfg(any(feature = "pmu_ext32", feature = "aarch32"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64"))))]
 mod shared12_layouts;
-#[cfg(any(feature = "pmu_ext32", feature = "aarch32"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64"))))]
 pub use self::shared12_layouts::*;
-#[cfg(any(feature = "pmu_ext32", feature = "aarch32", feature = "pmuv3p4"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3p4"))]
 mod shared13_layouts;
-#[cfg(any(feature = "pmu_ext32", feature = "aarch32", feature = "pmuv3p4"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3p4"))]
 pub use self::shared13_layouts::*;
-#[cfg(any(feature = "aarch32", feature = "pmuv3"))]
+#[cfg(any(all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
 mod shared14_layouts;
-#[cfg(any(feature = "aarch32", feature = "pmuv3"))]
+#[cfg(any(all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
 pub use self::shared14_layouts::*;
 #[cfg(any(feature = "pmu_ext32", feature = "pmuv3"))]
 mod shared15_layouts;
