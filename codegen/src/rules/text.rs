@@ -81,7 +81,9 @@ mod tests {
     fn an_explanation_gives_every_part() {
         let text = explain(NO_OVERLAPPING_FIELDS);
         assert!(text.starts_with("rule:       no_overlapping_fields\nseverity:   defect: "));
-        assert!(text.contains("applies to: native TOML, CMSIS-SVD, TI XML, Linux sysreg, AARCHMRS\n"));
+        assert!(
+            text.contains("applies to: native TOML, CMSIS-SVD, TI XML, Linux sysreg, AARCHMRS\n")
+        );
         assert!(text.ends_with("    fields = [ { name = \"MODE\", bits = \"3:0\" }, { name = \"EN\", bits = \"2\" } ]\n"));
         assert!(explain(INPUT_READABLE).contains("applies to: every input\n"));
     }

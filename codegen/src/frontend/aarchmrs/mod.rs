@@ -1,12 +1,15 @@
 //! The frontend for Arm's machine-readable architecture specification (AARCHMRS): the
 //! `Registers.json` of its BSD release, read from the release's tarball where it lies, or as a
 //! JSON file. AArch64 registers with `MRS`/`MSR` accessors and AArch32 registers with
-//! `MRC`/`MCR`/`MRRC`/`MCRR` ones become system registers; each keeps its feature condition, and
-//! every element points at its line and column in `Registers.json`.
+//! `MRC`/`MCR`/`MRRC`/`MCRR` ones become system registers; the register blocks (`PMU`, `AMU`)
+//! become memory-mapped blocks, one per external view (`block`); each keeps its feature condition,
+//! and every element points at its line and column in `Registers.json`. The other memory-mapped
+//! registers (debug, trace, CTI, GIC components) are left out, each with a warning.
 //!
 //! The data has no prose (titles, field descriptions and value meanings are empty in the
 //! release): documentation comes from the native descriptions laid over it
 //! (`passes::overlay`).
+mod block;
 mod condition;
 mod encoding;
 mod fields;
@@ -166,7 +169,7 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
     let mut out = Lowering {
         device: Device {
             doc: Some(
-                "System registers from Arm's machine-readable architecture specification".into(),
+                "System registers and the PMU and AMU external register blocks from Arm's machine-readable architecture specification".into(),
             ),
             source: Some(release(entries.first())),
             license: Some(LICENSE.to_string()),
@@ -183,7 +186,18 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
             ("Register" | "RegisterArray", Some("AArch64" | "AArch32")) => {
                 sysreg::lower(entry, &path, &at, &mut out);
             }
-            ("Register" | "RegisterArray", Some("ext")) | ("RegisterBlock", _) => {}
+            ("RegisterBlock", _) => block::lower(entry, &path, &at, &mut out),
+            ("Register" | "RegisterArray", Some("ext")) => {
+                let pos = at.pos(&path);
+                out.unsupported(
+                    &pos,
+                    format!(
+                        "{}: a memory-mapped register outside the PMU and AMU blocks ({}); not generated",
+                        entry.name,
+                        external_component(entry)
+                    ),
+                );
+            }
             (kind, state) => out.syntax(
                 &at.pos(&path),
                 format!(
@@ -202,6 +216,22 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
         Ok((out.device, out.warnings))
     } else {
         Err(out.errors)
+    }
+}
+
+/// Where a memory-mapped register lies: its accessors' component or frame (`ETE`, `CTI`).
+fn external_component(entry: &schema::Entry) -> String {
+    let mut names: Vec<&str> = entry
+        .accessors
+        .iter()
+        .filter_map(|a| a.component.as_deref().or(a.frame.as_deref()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        "no component named".to_string()
+    } else {
+        names.join(", ")
     }
 }
 
