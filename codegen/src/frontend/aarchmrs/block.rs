@@ -339,11 +339,32 @@ fn place<'a>(
         .filter(|(_, f)| f.width <= 64 && f.width >= needed)
         .filter(|(_, f)| view.eval(f.condition.as_ref(), false) != Truth::False)
         .collect();
+    // The fieldset that names the most of the bits reached (PMLAR's `KEY` where the software
+    // lock is implemented, not its all-reserved other layout); of equals, the base
+    // architecture's, else the first.
+    let (lo, hi) = slice.unwrap_or((0, 63));
+    let named = |f: &Fieldset| -> u32 {
+        f.values
+            .iter()
+            .filter(|v| v.kind != "Fields.Reserved")
+            .flat_map(|v| v.rangeset.iter())
+            .map(|r| {
+                let (start, end) = (r.start.max(lo), (r.start + r.width).min(hi + 1));
+                end.saturating_sub(start)
+            })
+            .sum()
+    };
     let fieldset = candidates
         .iter()
-        .find(|(_, f)| view.eval(f.condition.as_ref(), true) == Truth::True)
-        .or(candidates.first())
-        .map(|(i, _)| *i)
+        .enumerate()
+        .max_by_key(|(k, (_, f))| {
+            (
+                named(f),
+                view.eval(f.condition.as_ref(), true) == Truth::True,
+                std::cmp::Reverse(*k),
+            )
+        })
+        .map(|(_, (i, _))| *i)
         .ok_or_else(|| format!("`{target}` has no fieldset of at most 64 bits in this view"))?;
     let offsets = offset_list(accessor.offset.as_ref())?;
     let [expr] = offsets.as_slice() else {
@@ -611,8 +632,14 @@ fn register(
     if let Some((lo, hi)) = p.slice.filter(|_| !p.whole()) {
         doc.push(format!("Bits {hi}:{lo} of {}.", entry.name));
     }
-    if let Some(c) = accessor.condition.as_ref().and_then(condition::lower) {
-        doc.push(format!("Present when {c}."));
+    let conditions: Vec<String> = [entry.condition.as_ref(), accessor.condition.as_ref()]
+        .into_iter()
+        .flatten()
+        .filter_map(condition::lower)
+        .map(|c| c.to_string())
+        .collect();
+    if !conditions.is_empty() {
+        doc.push(format!("Present when {}.", conditions.join(" and ")));
     }
     BlockRegister {
         name,
