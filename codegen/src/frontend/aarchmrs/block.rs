@@ -166,6 +166,7 @@ fn views(entry: &Entry) -> Vec<View> {
 }
 
 /// A register an accessor places: which, which bits, where, and under what.
+#[derive(Clone)]
 struct Placed<'a> {
     accessor: usize,
     register: usize,
@@ -551,39 +552,14 @@ fn join_halves<'a>(block: &'a Entry, kept: Vec<Placed<'a>>, view: &View) -> Vec<
             .fieldsets
             .iter()
             .position(|f| f.width == 64 && view.eval(f.condition.as_ref(), false) != Truth::False);
-        match (partner, wide) {
-            (Some(j), Some(fieldset)) => {
-                used[j] = true;
-                used[i] = true;
-                out.push(Placed {
-                    accessor: p.accessor,
-                    register: p.register,
-                    entry: p.entry,
-                    slice: None,
-                    offset: p.offset,
-                    array: p.array,
-                    var: p.var.clone(),
-                    fieldset,
-                    baseline: p.baseline,
-                    access: p.access.clone(),
-                });
-            }
-            _ => {
-                used[i] = true;
-                out.push(Placed {
-                    accessor: p.accessor,
-                    register: p.register,
-                    entry: p.entry,
-                    slice: p.slice,
-                    offset: p.offset,
-                    array: p.array,
-                    var: p.var.clone(),
-                    fieldset: p.fieldset,
-                    baseline: p.baseline,
-                    access: p.access.clone(),
-                });
-            }
+        used[i] = true;
+        let mut joined = p.clone();
+        if let (Some(j), Some(fieldset)) = (partner, wide) {
+            used[j] = true;
+            joined.slice = None;
+            joined.fieldset = fieldset;
         }
+        out.push(joined);
     }
     out
 }
