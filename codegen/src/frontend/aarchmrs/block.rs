@@ -17,6 +17,13 @@
 //! are one 64-bit register, which the 32-bit bus reaches in two accesses; a lone upper half
 //! (`PMEVTYPER<n>_EL0[63:32]` at 0xA00 + 4n) is a register of its own, `..._HI`.
 //!
+//! The other memory-mapped registers (`state` `ext` outside the blocks: debug, trace, CTI,
+//! timer, GIC, MPAM, RAS) carry their component and frame on each accessor (`Timer`,
+//! `CNTBaseN`) and their offset, and a `range` where an accessor reaches only some bits: each
+//! component and frame becomes a block (`EXT_Timer_CNTBaseN`), 32-bit accesses, as large as its
+//! registers reach in 4 KB pages. An array not indexed from 0 (`GICD_IROUTER<n>`, from 32) is left
+//! out with a warning.
+//!
 //! Layouts are named after the register with an `EXT_` prefix (`EXT_PMCR_EL0`), apart from the
 //! system registers' (`PMCR_EL0`); a register whose two views have different layouts has the
 //! 64-bit view's suffixed (`EXT_PMCR_EL0_EXT64`).
@@ -168,14 +175,19 @@ fn views(entry: &Entry) -> Vec<View> {
 /// A register an accessor places: which, which bits, where, and under what.
 #[derive(Clone)]
 struct Placed<'a> {
-    accessor: usize,
-    register: usize,
+    /// Which register (the same key for two accessors of one register).
+    key: usize,
     entry: &'a Entry,
+    entry_path: String,
+    accessor: &'a Accessor,
+    accessor_path: String,
+    /// The accessor's place in the data, for a stable order.
+    order: usize,
     /// The bits the accessor reaches (lowest, highest), or the whole register.
     slice: Option<(u32, u32)>,
     offset: u64,
     array: Option<BlockArray>,
-    /// The index variable of an array accessor (`n`).
+    /// The index variable of an array (`n`).
     var: String,
     fieldset: usize,
     /// Whether the accessor's condition holds in the base architecture of the view.
@@ -228,25 +240,154 @@ pub(super) fn lower(entry: &Entry, path: &str, at: &Located, out: &mut Lowering)
         return;
     }
     for view in views(entry) {
-        lower_view(entry, path, size, &view, at, out);
+        let mut placed = Vec::new();
+        for (k, accessor) in entry.accessors.iter().enumerate() {
+            if view.eval(accessor.condition.as_ref(), false) == Truth::False {
+                continue;
+            }
+            let accessor_path = format!("{path}.accessors[{k}]");
+            let found = reference(accessor.references.as_ref()).and_then(|(target, slice)| {
+                let r = entry
+                    .blocks
+                    .iter()
+                    .position(|r| r.name == target)
+                    .ok_or_else(|| format!("`{target}` is not one of the block's registers"))?;
+                let entry_path = format!("{path}.blocks[{r}]");
+                let at = (r, &entry.blocks[r], entry_path);
+                place(at, accessor, accessor_path.clone(), k, slice, &view)
+            });
+            match found {
+                Ok(p) => placed.push(p),
+                Err(why) => {
+                    out.unsupported(&at.pos(&accessor_path), format!("{}: {why}", entry.name))
+                }
+            }
+        }
+        let name = if view.suffix.is_empty() {
+            entry.name.clone()
+        } else {
+            format!("{}_{}", entry.name, view.suffix)
+        };
+        let when = view
+            .on
+            .as_ref()
+            .map(|f| format!(" when {f} is implemented"))
+            .unwrap_or_default();
+        let doc = format!(
+            "The {} register block{when}, from Arm's data: the registers of the base architecture, and those of newer features at offsets the base leaves free. Accesses are {} bits wide.",
+            entry.name, view.access_width
+        );
+        let shape = Shape {
+            name,
+            size,
+            doc,
+            source: format!("Arm ARM DDI0487, {} external register block", entry.name),
+            pos: at.pos(path),
+        };
+        finish(shape, placed, &view, at, out);
     }
 }
 
-fn lower_view(entry: &Entry, path: &str, size: u64, view: &View, at: &Located, out: &mut Lowering) {
-    let mut placed = Vec::new();
-    for (k, accessor) in entry.accessors.iter().enumerate() {
-        if view.eval(accessor.condition.as_ref(), false) == Truth::False {
-            continue;
+/// Lowers the memory-mapped registers outside the register blocks (`state` `ext`: the debug,
+/// trace, CTI, timer, GIC, MPAM and RAS components), one block per component and frame
+/// (`Timer` `CNTBaseN`), at the offsets their accessors give; `entries` are `(index, entry)`.
+pub(super) fn lower_external(entries: &[(usize, &Entry)], at: &Located, out: &mut Lowering) {
+    let view = View {
+        suffix: String::new(),
+        on: None,
+        off: None,
+        implied: None,
+        access_width: 32,
+    };
+    let mut groups: Vec<(String, Vec<Placed>)> = Vec::new();
+    let mut order = 0;
+    for &(i, entry) in entries {
+        let path = format!("[{i}]");
+        let mut reached = false;
+        for (k, accessor) in entry.accessors.iter().enumerate() {
+            if !matches!(
+                accessor.kind.as_str(),
+                "Accessors.MemoryMapped" | "Accessors.ExternalDebug"
+            ) {
+                continue;
+            }
+            reached = true;
+            order += 1;
+            let accessor_path = format!("{path}.accessors[{k}]");
+            let component = accessor.component.as_deref().unwrap_or("EXT");
+            let name = match accessor.frame.as_deref() {
+                Some(frame) => format!("{component}_{frame}"),
+                None => component.to_string(),
+            };
+            let name = sanitize(&name);
+            let slice = accessor.range.map(|r| (r.start, r.start + r.width - 1));
+            match place(
+                (i, entry, path.clone()),
+                accessor,
+                accessor_path.clone(),
+                order,
+                slice,
+                &view,
+            ) {
+                Ok(p) => match groups.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, g)) => g.push(p),
+                    None => groups.push((name, vec![p])),
+                },
+                Err(why) => {
+                    out.unsupported(&at.pos(&accessor_path), format!("{}: {why}", entry.name))
+                }
+            }
         }
-        let apath = format!("{path}.accessors[{k}]");
-        match place(entry, k, accessor, view, size) {
-            Ok(p) => placed.push(p),
-            Err(why) => out.unsupported(&at.pos(&apath), format!("{}: {why}", entry.name)),
+        if !reached {
+            out.unsupported(
+                &at.pos(&path),
+                format!(
+                    "{}: a memory-mapped register without an offset; left out",
+                    entry.name
+                ),
+            );
         }
     }
+    for (name, placed) in groups {
+        // The frame is as large as its registers reach, in 4 KB pages.
+        let end = placed
+            .iter()
+            .flat_map(|p| p.spans())
+            .map(|s| s.1)
+            .max()
+            .unwrap_or(0);
+        let size = end.div_ceil(0x1000).max(1) * 0x1000;
+        let pos = placed
+            .first()
+            .map(|p| at.pos(&p.entry_path))
+            .unwrap_or_else(|| at.pos(""));
+        let shape = Shape {
+            doc: format!(
+                "The memory-mapped registers of `{name}` in Arm's data, at the offsets it gives; its size is the 4 KB pages they reach. Accesses are 32 bits wide."
+            ),
+            source: format!("Arm ARM DDI0487, {name} (memory-mapped registers)"),
+            name: format!("EXT_{name}"),
+            size,
+            pos,
+        };
+        finish(shape, placed, &view, at, out);
+    }
+}
+
+/// A block's name, size, documentation and position.
+struct Shape {
+    name: String,
+    size: u64,
+    doc: String,
+    source: String,
+    pos: crate::ir::Pos,
+}
+
+/// Chooses among the registers placed in a block and adds the block.
+fn finish(shape: Shape, mut placed: Vec<Placed>, view: &View, at: &Located, out: &mut Lowering) {
     // The base architecture's register first, then the narrower (older) of two newer ones;
     // another at an offset one of them takes is left out.
-    placed.sort_by_key(|p| (!p.baseline, p.bits()));
+    placed.sort_by_key(|p| (!p.baseline, p.bits(), p.order));
     let mut kept: Vec<Placed> = Vec::new();
     for p in placed {
         let spans = p.spans();
@@ -259,23 +400,18 @@ fn lower_view(entry: &Entry, path: &str, size: u64, view: &View, at: &Located, o
             kept.push(p);
         }
     }
-    kept.sort_by_key(|p| (p.offset, p.accessor));
-    let kept = join_halves(entry, kept, view);
-    let name = if view.suffix.is_empty() {
-        entry.name.clone()
-    } else {
-        format!("{}_{}", entry.name, view.suffix)
-    };
+    kept.sort_by_key(|p| (p.offset, p.order));
+    let kept = join_halves(kept, view);
+    let name = shape.name;
     let mut registers: Vec<BlockRegister> = Vec::new();
     for p in &kept {
         // A block has one bus width: the 64-bit view's 32-bit registers (identification, lock,
         // integration) cannot be placed beside its 64-bit ones.
         if p.bits() < view.access_width {
             out.unsupported(
-                &at.pos(&format!("{path}.accessors[{}]", p.accessor)),
+                &at.pos(&p.accessor_path),
                 format!(
-                    "{}: `{}` is {} bits wide in the {}-bit view `{name}`, whose block accesses are all {} bits; left out of it",
-                    entry.name,
+                    "`{}` is {} bits wide in the {}-bit view `{name}`, whose block accesses are all {} bits; left out of it",
                     p.entry.name,
                     p.bits(),
                     view.access_width,
@@ -284,7 +420,17 @@ fn lower_view(entry: &Entry, path: &str, size: u64, view: &View, at: &Located, o
             );
             continue;
         }
-        let mut reg = register(entry, path, p, view, at, out);
+        if p.spans().iter().any(|s| s.1 > shape.size) {
+            out.unsupported(
+                &at.pos(&p.accessor_path),
+                format!(
+                    "`{}` lies outside the block `{name}`'s {} bytes; left out",
+                    p.entry.name, shape.size
+                ),
+            );
+            continue;
+        }
+        let mut reg = register(p, view, at, out);
         // The same register at a second offset (`PMPCSR` at 0x200 and 0x220) is an alias.
         if let Some(first) = registers.iter().find(|r| r.name == reg.name) {
             let of = NameRef {
@@ -296,42 +442,30 @@ fn lower_view(entry: &Entry, path: &str, size: u64, view: &View, at: &Located, o
         }
         registers.push(reg);
     }
-    let when = view
-        .on
-        .as_ref()
-        .map(|f| format!(" when {f} is implemented"))
-        .unwrap_or_default();
     out.device.blocks.push(Block {
         name,
-        size,
+        size: shape.size,
         access_width: view.access_width,
-        doc: Some(format!(
-            "The {} register block{when}, from Arm's data: the registers of the base architecture, and those of newer features at offsets the base leaves free. Accesses are {} bits wide.",
-            entry.name, view.access_width
-        )),
-        source: Some(format!("Arm ARM DDI0487, {} external register block", entry.name)),
-        pos: at.pos(path),
+        doc: Some(shape.doc),
+        source: Some(shape.source),
+        pos: shape.pos,
         registers,
         clusters: Vec::new(),
         lock: None,
     });
 }
 
-/// The register an accessor places in `view`, or why it cannot be placed.
+/// The register `entry` (`key`, at `entry_path`) as `accessor` places it in `view`, or why it
+/// cannot be placed.
 fn place<'a>(
-    block: &'a Entry,
-    k: usize,
-    accessor: &Accessor,
+    (key, entry, entry_path): (usize, &'a Entry, String),
+    accessor: &'a Accessor,
+    accessor_path: String,
+    order: usize,
+    slice: Option<(u32, u32)>,
     view: &View,
-    size: u64,
 ) -> Result<Placed<'a>, String> {
-    let (target, slice) = reference(accessor.references.as_ref())?;
-    let register = block
-        .blocks
-        .iter()
-        .position(|r| r.name == target)
-        .ok_or_else(|| format!("`{target}` is not one of the block's registers"))?;
-    let entry = &block.blocks[register];
+    let target = &entry.name;
     let needed = slice.map_or(0, |(_, hi)| hi + 1);
     let candidates: Vec<(usize, &Fieldset)> = entry
         .fieldsets
@@ -377,10 +511,18 @@ fn place<'a>(
     let var = accessor
         .index_variable
         .clone()
+        .or_else(|| entry.index_variable.clone())
         .unwrap_or_else(|| "n".to_string());
-    let (offset, array) = if accessor.kind == "Accessors.BlockAccessArray" {
-        let indexes: Vec<u64> = accessor
-            .indexes
+    // A block's array accessor has its own index range; a memory-mapped register array's
+    // accessor is its register's.
+    let array_accessor = accessor.kind == "Accessors.BlockAccessArray";
+    let (offset, array) = if array_accessor || entry.kind == "RegisterArray" {
+        let ranges = if accessor.indexes.is_empty() {
+            &entry.indexes
+        } else {
+            &accessor.indexes
+        };
+        let indexes: Vec<u64> = ranges
             .iter()
             .flat_map(|r| u64::from(r.start)..u64::from(r.start + r.width))
             .collect();
@@ -409,10 +551,13 @@ fn place<'a>(
         (evaluate(expr, &var, 0)?, None)
     };
     let offset = u64::try_from(offset).map_err(|_| format!("`{target}`: a negative offset"))?;
-    let placed = Placed {
-        accessor: k,
-        register,
+    Ok(Placed {
+        key,
         entry,
+        entry_path,
+        accessor,
+        accessor_path,
+        order,
         slice,
         offset,
         array,
@@ -420,11 +565,13 @@ fn place<'a>(
         fieldset,
         baseline: view.eval(accessor.condition.as_ref(), true) == Truth::True,
         access: access(accessor.access.as_ref()),
-    };
-    if placed.spans().iter().any(|s| s.1 > size) {
-        return Err(format!("`{target}` lies outside the block's {size} bytes"));
-    }
-    Ok(placed)
+    })
+}
+
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
 }
 
 /// The register an accessor names, and the bits it reaches if not all.
@@ -528,7 +675,7 @@ fn access(tree: Option<&Value>) -> RegAccess {
 }
 
 /// A register's low half at an offset and its high half at the next word become one register.
-fn join_halves<'a>(block: &'a Entry, kept: Vec<Placed<'a>>, view: &View) -> Vec<Placed<'a>> {
+fn join_halves<'a>(kept: Vec<Placed<'a>>, view: &View) -> Vec<Placed<'a>> {
     let mut out: Vec<Placed<'a>> = Vec::new();
     let mut used = vec![false; kept.len()];
     for i in 0..kept.len() {
@@ -541,17 +688,17 @@ fn join_halves<'a>(block: &'a Entry, kept: Vec<Placed<'a>>, view: &View) -> Vec<
                 kept.iter().enumerate().position(|(j, q)| {
                     !used[j]
                         && j != i
-                        && q.register == p.register
+                        && q.key == p.key
                         && q.slice == Some((32, 63))
                         && q.offset == p.offset + 4
                         && q.array == p.array
                 })
             })
             .flatten();
-        let wide = block.blocks[p.register]
-            .fieldsets
-            .iter()
-            .position(|f| f.width == 64 && view.eval(f.condition.as_ref(), false) != Truth::False);
+        let wide =
+            p.entry.fieldsets.iter().position(|f| {
+                f.width == 64 && view.eval(f.condition.as_ref(), false) != Truth::False
+            });
         used[i] = true;
         let mut joined = p.clone();
         if let (Some(j), Some(fieldset)) = (partner, wide) {
@@ -564,18 +711,10 @@ fn join_halves<'a>(block: &'a Entry, kept: Vec<Placed<'a>>, view: &View) -> Vec<
     out
 }
 
-fn register(
-    block: &Entry,
-    path: &str,
-    p: &Placed,
-    view: &View,
-    at: &Located,
-    out: &mut Lowering,
-) -> BlockRegister {
+fn register(p: &Placed, view: &View, at: &Located, out: &mut Lowering) -> BlockRegister {
     let entry = p.entry;
-    let apath = format!("{path}.accessors[{}]", p.accessor);
-    let rpath = format!("{path}.blocks[{}]", p.register);
-    let fs_path = format!("{rpath}.fieldsets[{}]", p.fieldset);
+    let apath = &p.accessor_path;
+    let fs_path = format!("{}.fieldsets[{}]", p.entry_path, p.fieldset);
     let high = !p.whole() && p.slice.is_some_and(|(lo, _)| lo > 0);
     let part = if high { "_HI" } else { "" };
     let field_access = match p.access {
@@ -603,7 +742,7 @@ fn register(
         name = entry.name.clone();
     }
     name.push_str(part);
-    let accessor = &block.accessors[p.accessor];
+    let accessor = p.accessor;
     let mut doc = Vec::new();
     if let Some((lo, hi)) = p.slice.filter(|_| !p.whole()) {
         doc.push(format!("Bits {hi}:{lo} of {}.", entry.name));
@@ -632,7 +771,7 @@ fn register(
         protection: None,
         doc: (!doc.is_empty()).then(|| doc.join(" ")),
         source: Some(format!("Arm ARM DDI0487, {}", entry.name)),
-        pos: at.pos(&apath),
+        pos: at.pos(apath),
     }
 }
 
@@ -701,8 +840,10 @@ mod tests {
 
     /// A `PMU` block in miniature: counters whose width depends on FEAT_PMUv3p5, a 64-bit
     /// counter in two halves, an event type whose upper half lies elsewhere, two registers at
-    /// one offset under other features, and a 32-bit register the 64-bit view cannot hold.
-    const FIXTURE: &str = include_str!("testdata/pmu-block.json");
+    /// one offset under other features, and a 32-bit register the 64-bit view cannot hold; and
+    /// three memory-mapped registers of two components (CTI; the timer's `CNTBaseN` frame),
+    /// an array among them and a 64-bit one reached in two halves.
+    const FIXTURE: &str = include_str!("testdata/blocks.json");
 
     /// Each block and register as one line: offset, name, array, access, layout, width, fields.
     fn summary(device: &Device) -> String {
@@ -740,8 +881,8 @@ mod tests {
     }
 
     #[test]
-    fn lowers_each_view_of_a_register_block() {
-        let (device, warnings) = super::super::parse_json("pmu-block.json", FIXTURE).unwrap();
+    fn lowers_each_view_of_a_register_block_and_each_component() {
+        let (device, warnings) = super::super::parse_json("blocks.json", FIXTURE).unwrap();
         let expected = "\
 PMU_EXT32 size 0x1000 access 32
   0x000 PMEVCNTR<n>_EL0 x4/0x8 Rw EXT_PMEVCNTR_EL0 32 [EVCNT@0+32]
@@ -755,6 +896,11 @@ PMU_EXT64 size 0x1000 access 64
   0x0f8 PMCCNTR_EL0 Rw EXT_PMCCNTR_EL0 64 [CCNT@0+64]
   0x400 PMEVTYPER<n>_EL0 x4/0x8 Rw EXT_PMEVTYPER_EL0_EXT64 64 [evtCount@0+16 TC@61+3]
   0xca0 PMZR_EL0 Wo EXT_PMZR_EL0 64 [P0@0+1 P1@1+1 P2@2+1 P3@3+1]
+EXT_CTI size 0x1000 access 32
+  0x000 CTICONTROL Rw EXT_CTICONTROL 32 [GLBEN@0+1]
+  0x020 CTIINEN<n> x4/0x4 Rw EXT_CTIINEN 32 [TRIGINEN@0+32]
+EXT_Timer_CNTBaseN size 0x1000 access 32
+  0x000 CNTPCT Ro EXT_CNTPCT 64 [PhysicalCount@0+64]
 ";
         assert_eq!(summary(&device), expected);
         // The 64-bit view cannot hold the 32-bit PMLAR: left out, with a warning where its

@@ -2,9 +2,10 @@
 //! `Registers.json` of its BSD release, read from the release's tarball where it lies, or as a
 //! JSON file. AArch64 registers with `MRS`/`MSR` accessors and AArch32 registers with
 //! `MRC`/`MCR`/`MRRC`/`MCRR` ones become system registers; the register blocks (`PMU`, `AMU`)
-//! become memory-mapped blocks, one per external view (`block`); each keeps its feature condition,
-//! and every element points at its line and column in `Registers.json`. The other memory-mapped
-//! registers (debug, trace, CTI, GIC components) are left out, each with a warning.
+//! become memory-mapped blocks, one per external view, and the other memory-mapped registers
+//! (debug, trace, CTI, timer, GIC, MPAM, RAS) one block per component and frame (`block`); each
+//! keeps its feature condition, and every element points at its line and column in
+//! `Registers.json`.
 //!
 //! The data has no prose (titles, field descriptions and value meanings are empty in the
 //! release): documentation comes from the native descriptions laid over it
@@ -169,7 +170,7 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
     let mut out = Lowering {
         device: Device {
             doc: Some(
-                "System registers and the PMU and AMU external register blocks from Arm's machine-readable architecture specification".into(),
+                "System registers and memory-mapped register blocks from Arm's machine-readable architecture specification".into(),
             ),
             source: Some(release(entries.first())),
             license: Some(LICENSE.to_string()),
@@ -180,6 +181,7 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
         errors: Vec::new(),
         borrowed: Vec::new(),
     };
+    let mut external = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         let path = format!("[{i}]");
         match (entry.kind.as_str(), entry.state.as_deref()) {
@@ -187,17 +189,7 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
                 sysreg::lower(entry, &path, &at, &mut out);
             }
             ("RegisterBlock", _) => block::lower(entry, &path, &at, &mut out),
-            ("Register" | "RegisterArray", Some("ext")) => {
-                let pos = at.pos(&path);
-                out.unsupported(
-                    &pos,
-                    format!(
-                        "{}: a memory-mapped register outside the PMU and AMU blocks ({}); not generated",
-                        entry.name,
-                        external_component(entry)
-                    ),
-                );
-            }
+            ("Register" | "RegisterArray", Some("ext")) => external.push((i, entry)),
             (kind, state) => out.syntax(
                 &at.pos(&path),
                 format!(
@@ -208,6 +200,7 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
             ),
         }
     }
+    block::lower_external(&external, &at, &mut out);
     for (i, of) in std::mem::take(&mut out.borrowed) {
         sysreg::lower_view_of(&entries[i], &format!("[{i}]"), &of, &at, &mut out);
     }
@@ -216,22 +209,6 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
         Ok((out.device, out.warnings))
     } else {
         Err(out.errors)
-    }
-}
-
-/// Where a memory-mapped register lies: its accessors' component or frame (`ETE`, `CTI`).
-fn external_component(entry: &schema::Entry) -> String {
-    let mut names: Vec<&str> = entry
-        .accessors
-        .iter()
-        .filter_map(|a| a.component.as_deref().or(a.frame.as_deref()))
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    if names.is_empty() {
-        "no component named".to_string()
-    } else {
-        names.join(", ")
     }
 }
 

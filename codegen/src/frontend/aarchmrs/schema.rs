@@ -68,6 +68,9 @@ pub struct Accessor {
     pub frame: Option<String>,
     #[serde(default)]
     pub instance: Option<String>,
+    /// A memory-mapped accessor's bits of its register, where it reaches only some.
+    #[serde(default)]
+    pub range: Option<Range>,
     /// A block accessor's register, whole (`PMCR_EL0`) or sliced (`PMCCNTR_EL0[31:0]`).
     #[serde(default)]
     pub references: Option<Ast>,
