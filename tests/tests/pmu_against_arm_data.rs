@@ -12,7 +12,9 @@
 //! compared by their bits; a field Arm's data gives in parts (`evtCount[15:10]`,
 //! `evtCount[9:0]`) is compared whole. Arm's data gives fields no access of their own: a field
 //! is as its register's accessors allow, a constant is read-only; so only a field this side
-//! lets software write (or read) where Arm's data does not is an access difference.
+//! lets software write (or read) where Arm's data does not is an access difference. Bits that
+//! read as zero and ignore writes are reserved on both sides, named or not; one field of a seed
+//! over several of Arm's (a whole-register `VALUE`) is one difference, `field-coarse`.
 //!
 //! Every difference is listed; one the reviewed allowlist (`tests/cross-check/pmu-arm-data.toml`,
 //! each entry with its reason) does not explain fails the test, and so does an entry that
