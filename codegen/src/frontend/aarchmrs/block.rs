@@ -258,9 +258,10 @@ pub(super) fn lower(entry: &Entry, path: &str, at: &Located, out: &mut Lowering)
             });
             match found {
                 Ok(p) => placed.push(p),
-                Err(why) => {
-                    out.unsupported(&at.pos(&accessor_path), format!("{}: {why}", entry.name))
-                }
+                Err(why) => out.unsupported(
+                    &at.pos(&accessor_path),
+                    format!("{}: {why}; left out", entry.name),
+                ),
             }
         }
         let name = if view.suffix.is_empty() {
@@ -333,9 +334,10 @@ pub(super) fn lower_external(entries: &[(usize, &Entry)], at: &Located, out: &mu
                     Some((_, g)) => g.push(p),
                     None => groups.push((name, vec![p])),
                 },
-                Err(why) => {
-                    out.unsupported(&at.pos(&accessor_path), format!("{}: {why}", entry.name))
-                }
+                Err(why) => out.unsupported(
+                    &at.pos(&accessor_path),
+                    format!("{}: {why}; left out", entry.name),
+                ),
             }
         }
         if !reached {
