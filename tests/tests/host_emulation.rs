@@ -233,7 +233,7 @@ fn event_arrays_reach_the_element_path() {
     // AArch32 PMEVTYPER9: p15, 0, c14, c13, 1.
     pmu::aarch32::PMEVTYPER
         .at::<9>()
-        .write(pmu::Pmevtyper::DEFAULT.with(pmu::Pmevtyper::EVTCOUNT, 0x04));
+        .write(pmu::PmevtyperA32::DEFAULT.with(pmu::PmevtyperA32::EVTCOUNT, 0x04));
     assert_eq!(take_log(), [Write(PMEVTYPER9_A32, 0x04)]);
 }
 

@@ -201,7 +201,7 @@ const ARMV7A_CASES: &[Case] = &[
             ],
         ],
     },
-    // aarch32::PMEVTYPER.at::<3>().write(Pmevtyper::from_bits_retain(x)): one MCR.
+    // aarch32::PMEVTYPER.at::<3>().write(PmevtyperA32::from_bits_retain(x)): one MCR.
     Case {
         name: "pmevtyper3_write",
         expect: &[&["mcr p15, #0x0|#0|0, r0, c14, c12, #0x3|#3|3", "bx lr"]],

@@ -16223,7 +16223,7 @@ impl PAR_VIEW3 {
 #[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
 /// `PMCCFILTR`: Cycle Count Filter Register
 ///
-/// `MRC`/`MCR` `p15, 0, c14, c15, 7`, read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).
+/// `MRC`/`MCR` `p15, 0, c14, c15, 7`, read/write, layout [`PmccfiltrA32`](crate::PmccfiltrA32).
 ///
 /// Implemented when `HaveAArch32() && FEAT_PMUv3`.
 ///
@@ -16245,14 +16245,14 @@ impl PMCCFILTR {
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn read() -> armreg_rt::Value<crate::Pmccfiltr> {
+    pub fn read() -> armreg_rt::Value<crate::PmccfiltrA32> {
         let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 15, 7>("PMCCFILTR");
-        armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmccfiltrA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccfiltr>>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::PmccfiltrA32>>) {
         let value = value.into();
         armreg_rt::sysreg::a32_write::<
             15,
@@ -16267,12 +16267,13 @@ impl PMCCFILTR {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
-            armreg_rt::Value<crate::Pmccfiltr>,
-        ) -> armreg_rt::Value<crate::Pmccfiltr>,
+            armreg_rt::Value<crate::PmccfiltrA32>,
+        ) -> armreg_rt::Value<crate::PmccfiltrA32>,
     ) {
         let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 15, 7>("PMCCFILTR");
         let value = f(
-            armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32).neutral(),
+            armreg_rt::Value::<crate::PmccfiltrA32>::from_bits_retain(raw as u32)
+                .neutral(),
         );
         Self::write(value);
     }
@@ -16829,7 +16830,7 @@ impl armreg_rt::array::WriteElement for PMEVCNTR {
 #[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
 /// `PMEVTYPER<n>`: Event Type Registers 0..30: p15, 0, c14, c(12+(m&gt;&gt;3)), m&7
 ///
-/// `MRC`/`MCR` `p15, 0, c14, c12, 0`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
+/// `MRC`/`MCR` `p15, 0, c14, c12, 0`, read/write, layout [`PmevtyperA32`](crate::PmevtyperA32).
 ///
 /// An array of 31 registers: `PMEVTYPER.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVTYPER.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
@@ -16875,7 +16876,7 @@ impl PMEVTYPER {
 }
 #[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
 impl armreg_rt::array::SysRegArray for PMEVTYPER {
-    type Layout = crate::Pmevtyper;
+    type Layout = crate::PmevtyperA32;
     type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVTYPER<n>";
@@ -16884,7 +16885,7 @@ impl armreg_rt::array::SysRegArray for PMEVTYPER {
 impl armreg_rt::array::ReadElement for PMEVTYPER {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_at<const N: usize>() -> armreg_rt::Value<crate::Pmevtyper> {
+    fn read_at<const N: usize>() -> armreg_rt::Value<crate::PmevtyperA32> {
         #[cfg(target_arch = "arm")]
         let raw = {
             let raw: u32;
@@ -16902,11 +16903,11 @@ impl armreg_rt::array::ReadElement for PMEVTYPER {
         };
         #[cfg(not(target_arch = "arm"))]
         let raw = armreg_rt::host::read("PMEVTYPER<n>", Self::element_path(N));
-        armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmevtyperA32>::from_bits_retain(raw as u32)
     }
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn read_index(n: usize) -> armreg_rt::Value<crate::Pmevtyper> {
+    fn read_index(n: usize) -> armreg_rt::Value<crate::PmevtyperA32> {
         match n {
             0 => Self::read_at::<0>(),
             1 => Self::read_at::<1>(),
@@ -16947,7 +16948,7 @@ impl armreg_rt::array::ReadElement for PMEVTYPER {
 impl armreg_rt::array::WriteElement for PMEVTYPER {
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_at<const N: usize>(value: armreg_rt::Value<crate::Pmevtyper>) {
+    fn write_at<const N: usize>(value: armreg_rt::Value<crate::PmevtyperA32>) {
         let raw = u64::from(value.bits());
         #[cfg(target_arch = "arm")]
         {
@@ -16967,7 +16968,7 @@ impl armreg_rt::array::WriteElement for PMEVTYPER {
     }
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    fn write_index(n: usize, value: armreg_rt::Value<crate::Pmevtyper>) {
+    fn write_index(n: usize, value: armreg_rt::Value<crate::PmevtyperA32>) {
         match n {
             0 => Self::write_at::<0>(value),
             1 => Self::write_at::<1>(value),
@@ -17417,7 +17418,7 @@ impl PMXEVCNTR {
 #[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
 /// `PMXEVTYPER`: Selected Event Type Register (PMEVTYPER&lt;n&gt; for n = PMSELR.SEL; PMCCFILTR when SEL = 31)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c13, 1`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
+/// `MRC`/`MCR` `p15, 0, c9, c13, 1`, read/write, layout [`PmevtyperA32`](crate::PmevtyperA32).
 ///
 /// Implemented when `HaveAArch32() && FEAT_PMUv3`.
 ///
@@ -17439,14 +17440,14 @@ impl PMXEVTYPER {
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn read() -> armreg_rt::Value<crate::Pmevtyper> {
+    pub fn read() -> armreg_rt::Value<crate::PmevtyperA32> {
         let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 13, 1>("PMXEVTYPER");
-        armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmevtyperA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevtyper>>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::PmevtyperA32>>) {
         let value = value.into();
         armreg_rt::sysreg::a32_write::<
             15,
@@ -17461,12 +17462,13 @@ impl PMXEVTYPER {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevtyper>,
-        ) -> armreg_rt::Value<crate::Pmevtyper>,
+            armreg_rt::Value<crate::PmevtyperA32>,
+        ) -> armreg_rt::Value<crate::PmevtyperA32>,
     ) {
         let raw = armreg_rt::sysreg::a32_read::<15, 0, 9, 13, 1>("PMXEVTYPER");
         let value = f(
-            armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32).neutral(),
+            armreg_rt::Value::<crate::PmevtyperA32>::from_bits_retain(raw as u32)
+                .neutral(),
         );
         Self::write(value);
     }

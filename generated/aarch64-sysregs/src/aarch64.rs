@@ -25405,9 +25405,9 @@ impl PMUSERENR_EL0 {
     }
 }
 #[cfg(feature = "pmuv3")]
-/// `PMXEVCNTR_EL0`: Selected Event Count Register: bits \[31:0\] of PMEVCNTR&lt;n&gt;_EL0 for n = PMSELR_EL0.SEL. System register only
+/// `PMXEVCNTR_EL0`: Selected Event Count Register: PMEVCNTR&lt;n&gt;_EL0 (all 64 bits) for n = PMSELR_EL0.SEL. System register only
 ///
-/// `MRS`/`MSR` `S3_3_C9_C13_2`, read/write, layout [`Pmevcntr32`](crate::Pmevcntr32).
+/// `MRS`/`MSR` `S3_3_C9_C13_2`, read/write, layout [`Pmevcntr`](crate::Pmevcntr).
 ///
 /// Implemented when `FEAT_PMUv3`.
 ///
@@ -25429,34 +25429,28 @@ impl PMXEVCNTR_EL0 {
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn read() -> armreg_rt::Value<crate::Pmevcntr32> {
+    pub fn read() -> armreg_rt::Value<crate::Pmevcntr> {
         let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 13, 2>("PMXEVCNTR_EL0");
-        armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmevcntr>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevcntr32>>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevcntr>>) {
         let value = value.into();
-        armreg_rt::sysreg::a64_write::<
-            3,
-            3,
-            9,
-            13,
-            2,
-        >("PMXEVCNTR_EL0", u64::from(value.bits()));
+        armreg_rt::sysreg::a64_write::<3, 3, 9, 13, 2>("PMXEVCNTR_EL0", value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevcntr32>,
-        ) -> armreg_rt::Value<crate::Pmevcntr32>,
+            armreg_rt::Value<crate::Pmevcntr>,
+        ) -> armreg_rt::Value<crate::Pmevcntr>,
     ) {
         let raw = armreg_rt::sysreg::a64_read::<3, 3, 9, 13, 2>("PMXEVCNTR_EL0");
         let value = f(
-            armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32).neutral(),
+            armreg_rt::Value::<crate::Pmevcntr>::from_bits_retain(raw).neutral(),
         );
         Self::write(value);
     }

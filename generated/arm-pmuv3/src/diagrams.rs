@@ -24,16 +24,15 @@ macro_rules! diagram_IdAa64dfr0 {
 <text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
 <g><title>CTX_CMPs [31:28] read-only: Number of context-aware breakpoints, minus 1</title><rect x="10" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="54" y="116" dominant-baseline="central">CTX_CMPs</text><text x="54" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>RES0_27_24 [27:24] reserved, 0</title><rect x="98" y="104" width="88" height="36" fill="#a8a8a8" stroke="#333"/><text x="142" y="122" fill="#fff" dominant-baseline="central">RES0</text></g>
+<g><title>SEBEP [27:24] read-only: Synchronous-exception-based event profiling (FEAT_SEBEP): 0b0000 not implemented, 0b0001 implemented</title><rect x="98" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="142" y="116" dominant-baseline="central">SEBEP</text><text x="142" y="130" font-size="9" dominant-baseline="central">ro</text></g>
 <g><title>WRPs [23:20] read-only: Number of watchpoints, minus 1</title><rect x="186" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="230" y="116" dominant-baseline="central">WRPs</text><text x="230" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>RES0_19_16 [19:16] reserved, 0</title><rect x="274" y="104" width="88" height="36" fill="#a8a8a8" stroke="#333"/><text x="318" y="122" fill="#fff" dominant-baseline="central">RES0</text></g>
+<g><title>PMSS [19:16] read-only: PMU snapshot extension (FEAT_PMUv3_SS): 0b0000 not implemented, 0b0001 implemented</title><rect x="274" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="318" y="116" dominant-baseline="central">PMSS</text><text x="318" y="130" font-size="9" dominant-baseline="central">ro</text></g>
 <g><title>BRPs [15:12] read-only: Number of breakpoints, minus 1</title><rect x="362" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="406" y="116" dominant-baseline="central">BRPs</text><text x="406" y="130" font-size="9" dominant-baseline="central">ro</text></g>
 <g><title>PMUVer [11:8] read-only: Performance Monitors Extension version</title><rect x="450" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="494" y="116" dominant-baseline="central">PMUVer</text><text x="494" y="130" font-size="9" dominant-baseline="central">ro</text></g>
 <g><title>TraceVer [7:4] read-only: System register interface to the trace unit</title><rect x="538" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="582" y="116" dominant-baseline="central">TraceVer</text><text x="582" y="130" font-size="9" dominant-baseline="central">ro</text></g>
 <g><title>DebugVer [3:0] read-only: Debug architecture version</title><rect x="626" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="116" dominant-baseline="central">DebugVer</text><text x="670" y="130" font-size="9" dominant-baseline="central">ro</text></g>
 </g>
 <rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="150" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="128.2" y="156" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
 </svg>
 </div>"## };
 }
@@ -56,9 +55,9 @@ macro_rules! diagram_IdDfr0 {
 }
 macro_rules! diagram_MdcrEl2 {
     () => { r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="181" viewBox="0 0 724 181" role="img" aria-label="Bit fields of MDCR_EL2" font-family="monospace" style="max-width:100%;height:auto">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="187.6" viewBox="0 0 724 187.6" role="img" aria-label="Bit fields of MDCR_EL2" font-family="monospace" style="max-width:100%;height:auto">
 <title>Bit fields of MDCR_EL2</title>
-<rect width="724" height="181" fill="#fff"/>
+<rect width="724" height="187.6" fill="#fff"/>
 <text x="10" y="21" font-size="13" font-weight="bold" fill="#111">MDCR_EL2 · 64 bits · reset not described</text>
 <text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
@@ -66,41 +65,55 @@ macro_rules! diagram_MdcrEl2 {
 </g>
 <text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>HCCD [23] read/write: Prohibit cycle counting at EL2 (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="197" y="126.5" transform="rotate(-90 197 126.5)" dominant-baseline="central">HCCD</text></g>
-<g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>HPMD [17] read/write: Prohibit event counting at EL2 (FEAT_PMUv3p1)</title><rect x="318" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="329" y="126.5" transform="rotate(-90 329 126.5)" dominant-baseline="central">HPMD</text></g>
-<g><title>[16:8] not described</title><rect x="340" y="104" width="198" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>HPME [7] read/write: Enable the event counters reserved for EL2 (n &gt;= HPMN)</title><rect x="538" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="549" y="126.5" transform="rotate(-90 549 126.5)" dominant-baseline="central">HPME</text></g>
-<g><title>TPM [6] read/write: Trap Performance Monitors register accesses from EL0/EL1 to EL2</title><rect x="560" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="571" y="126.5" transform="rotate(-90 571 126.5)" dominant-baseline="central">TPM</text></g>
-<g><title>TPMCR [5] read/write: Trap PMCR accesses from EL0/EL1 to EL2</title><rect x="582" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="593" y="126.5" transform="rotate(-90 593 126.5)" dominant-baseline="central">TPMCR</text></g>
-<g><title>HPMN [4:0] read/write: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2</title><rect x="604" y="104" width="110" height="45" fill="#cfe3ff" stroke="#333"/><text x="659" y="120.5" dominant-baseline="central">HPMN</text><text x="659" y="134.5" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>[31:30] not described</title><rect x="10" y="104" width="44" height="51.6" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>HPMFZO [29] read/write: Freeze-on-overflow for the counters reserved for EL2 (n &gt;= HPMN) (FEAT_PMUv3p7)</title><rect x="54" y="104" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="65" y="129.8" transform="rotate(-90 65 129.8)" dominant-baseline="central">HPMFZO</text></g>
+<g><title>MTPME [28] read/write: Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect for the counters below HPMN (FEAT_MTPMU)</title><rect x="76" y="104" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="87" y="129.8" transform="rotate(-90 87 129.8)" dominant-baseline="central">MTPME</text></g>
+<g><title>[27] not described</title><rect x="98" y="104" width="22" height="51.6" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>HLP [26] read/write: Long event counter enable for the counters reserved for EL2 (n &gt;= HPMN): 1 = they overflow at bit 63 (FEAT_PMUv3p5)</title><rect x="120" y="104" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="131" y="129.8" transform="rotate(-90 131 129.8)" dominant-baseline="central">HLP</text></g>
+<g><title>[25:24] not described</title><rect x="142" y="104" width="44" height="51.6" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>HCCD [23] read/write: Prohibit cycle counting at EL2 (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="197" y="129.8" transform="rotate(-90 197 129.8)" dominant-baseline="central">HCCD</text></g>
+<g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="51.6" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>HPMD [17] read/write: Prohibit event counting at EL2 (FEAT_PMUv3p1)</title><rect x="318" y="104" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="329" y="129.8" transform="rotate(-90 329 129.8)" dominant-baseline="central">HPMD</text></g>
+<g><title>[16:8] not described</title><rect x="340" y="104" width="198" height="51.6" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>HPME [7] read/write: Enable the event counters reserved for EL2 (n &gt;= HPMN)</title><rect x="538" y="104" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="549" y="129.8" transform="rotate(-90 549 129.8)" dominant-baseline="central">HPME</text></g>
+<g><title>TPM [6] read/write: Trap Performance Monitors register accesses from EL0/EL1 to EL2</title><rect x="560" y="104" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="571" y="129.8" transform="rotate(-90 571 129.8)" dominant-baseline="central">TPM</text></g>
+<g><title>TPMCR [5] read/write: Trap PMCR accesses from EL0/EL1 to EL2</title><rect x="582" y="104" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="593" y="129.8" transform="rotate(-90 593 129.8)" dominant-baseline="central">TPMCR</text></g>
+<g><title>HPMN [4:0] read/write: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2</title><rect x="604" y="104" width="110" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="659" y="123.8" dominant-baseline="central">HPMN</text><text x="659" y="137.8" font-size="9" dominant-baseline="central">rw</text></g>
 </g>
-<rect x="10" y="159" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="165" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="159" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="165" font-size="9" fill="#333" dominant-baseline="central">not described</text>
+<rect x="10" y="165.6" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="171.6" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="165.6" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="171.6" font-size="9" fill="#333" dominant-baseline="central">not described</text>
 </svg>
 </div>"## };
 }
 macro_rules! diagram_MdcrEl3 {
     () => { r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="174.4" viewBox="0 0 724 174.4" role="img" aria-label="Bit fields of MDCR_EL3" font-family="monospace" style="max-width:100%;height:auto">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="183.4" viewBox="0 0 724 183.4" role="img" aria-label="Bit fields of MDCR_EL3" font-family="monospace" style="max-width:100%;height:auto">
 <title>Bit fields of MDCR_EL3</title>
-<rect width="724" height="174.4" fill="#fff"/>
+<rect width="724" height="183.4" fill="#fff"/>
 <text x="10" y="21" font-size="13" font-weight="bold" fill="#111">MDCR_EL3 · 64 bits · reset not described</text>
 <text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>[63:36] not described</title><rect x="10" y="46" width="616" height="38.4" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>MPMX [35] read/write: With SPME, controls event counting at EL3 (FEAT_PMUv3p7)</title><rect x="626" y="46" width="22" height="38.4" fill="#cfe3ff" stroke="#333"/><text x="637" y="65.2" transform="rotate(-90 637 65.2)" dominant-baseline="central">MPMX</text></g>
+<g><title>MCCD [34] read/write: Prohibit cycle counting at EL3 (FEAT_PMUv3p7)</title><rect x="648" y="46" width="22" height="38.4" fill="#cfe3ff" stroke="#333"/><text x="659" y="65.2" transform="rotate(-90 659 65.2)" dominant-baseline="central">MCCD</text></g>
+<g><title>[33:32] not described</title><rect x="670" y="46" width="44" height="38.4" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
 </g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<text y="102.4" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="38.4" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SCCD [23] read/write: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333"/><text x="197" y="123.2" transform="rotate(-90 197 123.2)" dominant-baseline="central">SCCD</text></g>
-<g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="38.4" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SPME [17] read/write: Secure Performance Monitors enable: allows event counting in Secure state</title><rect x="318" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333"/><text x="329" y="123.2" transform="rotate(-90 329 123.2)" dominant-baseline="central">SPME</text></g>
-<g><title>[16:0] not described</title><rect x="340" y="104" width="374" height="38.4" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>[31:29] not described</title><rect x="10" y="106.4" width="66" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>MTPME [28] read/write: Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect (FEAT_MTPMU)</title><rect x="76" y="106.4" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="87" y="128.9" transform="rotate(-90 87 128.9)" dominant-baseline="central">MTPME</text></g>
+<g><title>[27:24] not described</title><rect x="98" y="106.4" width="88" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>SCCD [23] read/write: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)</title><rect x="186" y="106.4" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="197" y="128.9" transform="rotate(-90 197 128.9)" dominant-baseline="central">SCCD</text></g>
+<g><title>[22] not described</title><rect x="208" y="106.4" width="22" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>EPMAD [21] read/write: External Performance Monitors access disable: blocks the external (memory-mapped) view&#39;s accesses to the PMU registers</title><rect x="230" y="106.4" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="241" y="128.9" transform="rotate(-90 241 128.9)" dominant-baseline="central">EPMAD</text></g>
+<g><title>[20:18] not described</title><rect x="252" y="106.4" width="66" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>SPME [17] read/write: Secure Performance Monitors enable: allows event counting in Secure state</title><rect x="318" y="106.4" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="329" y="128.9" transform="rotate(-90 329 128.9)" dominant-baseline="central">SPME</text></g>
+<g><title>[16:7] not described</title><rect x="340" y="106.4" width="220" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>TPM [6] read/write: Trap Performance Monitors register accesses from EL2 and below to EL3</title><rect x="560" y="106.4" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="571" y="128.9" transform="rotate(-90 571 128.9)" dominant-baseline="central">TPM</text></g>
+<g><title>[5:0] not described</title><rect x="582" y="106.4" width="132" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
 </g>
-<rect x="10" y="152.4" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="158.4" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="152.4" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="158.4" font-size="9" fill="#333" dominant-baseline="central">not described</text>
+<rect x="10" y="161.4" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="167.4" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="161.4" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="167.4" font-size="9" fill="#333" dominant-baseline="central">not described</text>
 </svg>
 </div>"## };
 }
@@ -163,11 +176,33 @@ macro_rules! diagram_Pmccfiltr {
 <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="131" y="58" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" dominant-baseline="central">rw</text></g>
 <g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
 <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="175" y="58" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>T [23] read/write: Transactional state filtering (FEAT_TME): 1 = count only events in Transactional state</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="197" y="58" dominant-baseline="central">T</text><text x="197" y="72" font-size="9" dominant-baseline="central">rw</text></g>
 <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">RLK</text></g>
 <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">RLU</text></g>
 <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">RLH</text></g>
 <g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+</g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
+</svg>
+</div>"## };
+}
+macro_rules! diagram_PmccfiltrA32 {
+    () => { r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR_A32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCCFILTR_A32</title>
+<rect width="724" height="114" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCCFILTR_A32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="43" y="58" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">NSH</text></g>
+<g><title>[26:22] not described</title><rect x="120" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">RLU</text></g>
+<g><title>[20:0] not described</title><rect x="252" y="46" width="462" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
 </g>
 <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
 <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
@@ -460,11 +495,36 @@ macro_rules! diagram_Pmevtyper {
 <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="131" y="58" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" dominant-baseline="central">rw</text></g>
 <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="153" y="58" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" dominant-baseline="central">rw</text></g>
 <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="175" y="58" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>T [23] read/write: Transactional state filtering (FEAT_TME): 1 = count only events in Transactional state</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="197" y="58" dominant-baseline="central">T</text><text x="197" y="72" font-size="9" dominant-baseline="central">rw</text></g>
 <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">RLK</text></g>
 <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">RLU</text></g>
 <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">RLH</text></g>
 <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333"/><text x="538" y="58" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+</g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
+</svg>
+</div>"## };
+}
+macro_rules! diagram_PmevtyperA32 {
+    () => { r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER_A32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVTYPER_A32</title>
+<rect width="724" height="114" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVTYPER_A32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="43" y="58" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">NSH</text></g>
+<g><title>[26] not described</title><rect x="120" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="153" y="58" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>[24:22] not described</title><rect x="164" y="46" width="66" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">RLU</text></g>
+<g><title>[20:16] not described</title><rect x="252" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
 <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333"/><text x="538" y="58" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" dominant-baseline="central">rw</text></g>
 </g>
 <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>

@@ -12,8 +12,8 @@
 //!   driver extends it in software.
 use arm_pmuv3::aarch32 as reg;
 use arm_pmuv3::{
-    PmCounterMask, Pmccfiltr, Pmccntr, Pmccntr32, Pmcr, PmcrA32, Pmevcntr32, Pmevtyper, Pmselr,
-    Pmswinc, PmuserenrA32,
+    PmCounterMask, Pmccfiltr, PmccfiltrA32, Pmccntr, Pmccntr32, Pmcr, PmcrA32, Pmevcntr32,
+    Pmevtyper, PmevtyperA32, Pmselr, Pmswinc, PmuserenrA32,
 };
 use armreg_rt::{IndexOutOfRange, Layout, UInt, Value};
 
@@ -119,6 +119,9 @@ impl Registers for Aarch32 {
     }
     #[inline(always)]
     fn set_event_type(&self, n: usize, value: Value<Pmevtyper>) -> Result<(), IndexOutOfRange> {
+        // The AArch32 view has no M, SH, T, RLK or RLH: those bits are RES0 there, written as 0.
+        let value =
+            Value::<PmevtyperA32>::from_bits_retain(value.bits() & PmevtyperA32::INFO.stored);
         if self.direct() {
             reg::PMEVTYPER.try_at(n).map(|r| r.write(value))
         } else {
@@ -170,7 +173,10 @@ impl Registers for Aarch32 {
     }
     #[inline(always)]
     fn set_cycle_filter(&self, value: Value<Pmccfiltr>) {
-        reg::PMCCFILTR::write(value)
+        // As for the event types: the bits the AArch32 PMCCFILTR has, the others written as 0.
+        reg::PMCCFILTR::write(Value::<PmccfiltrA32>::from_bits_retain(
+            value.bits() & PmccfiltrA32::INFO.stored,
+        ))
     }
     #[inline(always)]
     fn enable_counters(&self, mask: Value<PmCounterMask>) {

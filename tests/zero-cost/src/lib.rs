@@ -241,7 +241,7 @@ pub mod a32 {
     use arm_generic_timer_regs::aarch32::CNTVCT;
     use arm_pmuv3::aarch32::{PMCCNTR64, PMCR, PMEVCNTR, PMEVTYPER};
     use arm_pmuv3::mmio::PmuExt32;
-    use arm_pmuv3::{Layout, PmCounterMask, PmcrA32, PmcrExt, Pmevtyper};
+    use arm_pmuv3::{Layout, PmCounterMask, PmcrA32, PmcrExt, Pmevtyper, PmevtyperA32};
     use core::arch::asm;
 
     // 64-bit MRRC read: PMCCNTR (p15, 0, c9).
@@ -310,7 +310,7 @@ pub mod a32 {
 
     #[no_mangle]
     pub extern "C" fn gen_pmevtyper3_write(x: u32) {
-        PMEVTYPER.at::<3>().write(Pmevtyper::from_bits_retain(x));
+        PMEVTYPER.at::<3>().write(PmevtyperA32::from_bits_retain(x));
     }
 
     #[no_mangle]

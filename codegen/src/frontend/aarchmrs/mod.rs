@@ -1,12 +1,16 @@
 //! The frontend for Arm's machine-readable architecture specification (AARCHMRS): the
 //! `Registers.json` of its BSD release, read from the release's tarball where it lies, or as a
 //! JSON file. AArch64 registers with `MRS`/`MSR` accessors and AArch32 registers with
-//! `MRC`/`MCR`/`MRRC`/`MCRR` ones become system registers; each keeps its feature condition, and
-//! every element points at its line and column in `Registers.json`.
+//! `MRC`/`MCR`/`MRRC`/`MCRR` ones become system registers; the register blocks (`PMU`, `AMU`)
+//! become memory-mapped blocks, one per external view, and the other memory-mapped registers
+//! (debug, trace, CTI, timer, GIC, MPAM, RAS) one block per component and frame (`block`); each
+//! keeps its feature condition, and every element points at its line and column in
+//! `Registers.json`.
 //!
 //! The data has no prose (titles, field descriptions and value meanings are empty in the
 //! release): documentation comes from the native descriptions laid over it
 //! (`passes::overlay`).
+mod block;
 mod condition;
 mod encoding;
 mod fields;
@@ -168,7 +172,7 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
     let mut out = Lowering {
         device: Device {
             doc: Some(
-                "System registers from Arm's machine-readable architecture specification".into(),
+                "System registers and memory-mapped register blocks from Arm's machine-readable architecture specification".into(),
             ),
             source: Some(release(entries.first())),
             license: Some(LICENSE.to_string()),
@@ -180,13 +184,15 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
         borrowed: Vec::new(),
         entries: entries.iter().map(|e| e.name.clone()).collect(),
     };
+    let mut external = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         let path = format!("[{i}]");
         match (entry.kind.as_str(), entry.state.as_deref()) {
             ("Register" | "RegisterArray", Some("AArch64" | "AArch32")) => {
                 sysreg::lower(entry, &path, &at, &mut out);
             }
-            ("Register" | "RegisterArray", Some("ext")) | ("RegisterBlock", _) => {}
+            ("RegisterBlock", _) => block::lower(entry, &path, &at, &mut out),
+            ("Register" | "RegisterArray", Some("ext")) => external.push((i, entry)),
             (kind, state) => out.syntax(
                 &at.pos(&path),
                 format!(
@@ -197,6 +203,7 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
             ),
         }
     }
+    block::lower_external(&external, &at, &mut out);
     for (i, of) in std::mem::take(&mut out.borrowed) {
         sysreg::lower_view_of(&entries[i], &format!("[{i}]"), &of, &at, &mut out);
     }

@@ -76,6 +76,16 @@ pub struct Accessor {
     pub frame: Option<String>,
     #[serde(default)]
     pub instance: Option<String>,
+    /// A memory-mapped accessor's bits of its register, where it reaches only some.
+    #[serde(default)]
+    pub range: Option<Range>,
+    /// A block accessor's register, whole (`PMCR_EL0`) or sliced (`PMCCNTR_EL0[31:0]`).
+    #[serde(default)]
+    pub references: Option<Ast>,
+    /// A block accessor's permission tree: which reads and writes it answers, under which
+    /// conditions.
+    #[serde(default)]
+    pub access: Option<Value>,
 }
 
 /// One instruction encoding: the assembler name and its operand fields.
@@ -174,6 +184,9 @@ pub struct Ast {
     pub right: Option<Box<Ast>>,
     #[serde(default)]
     pub expr: Option<Box<Ast>>,
+    /// `AST.SquareOp`: what is sliced (`PMCCNTR_EL0` in `PMCCNTR_EL0[31:0]`).
+    #[serde(default)]
+    pub var: Option<Box<Ast>>,
     /// A literal (`AST.Bool`, `AST.Integer`, `AST.Identifier`, `Values.Value`) or a field
     /// reference (`Types.Field`).
     #[serde(default)]

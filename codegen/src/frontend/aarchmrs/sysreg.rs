@@ -557,7 +557,7 @@ pub fn primary(entry: &Entry, max: u32) -> Option<(usize, &Fieldset)> {
     best.or_else(|| fitting().next())
 }
 
-fn layout(
+pub(super) fn layout(
     entry: &Entry,
     fieldset: &Fieldset,
     fs_path: &str,

@@ -668,7 +668,7 @@
 #define AARCH64_SYSREGS_PAR_VIEW2_ENCODING "p15, 0, c7"
 /* PAR_VIEW3: MRRC/MCRR p15, 0, c7, read/write, layout PAR_VIEW3. PAR when Text("the instruction returned a 64-bit value to the PAR, PAR.F==1"): Arm's data gives it this layout.. Source: Arm ARM DDI0487, PAR */
 #define AARCH64_SYSREGS_PAR_VIEW3_ENCODING "p15, 0, c7"
-/* PMCCFILTR: MRC/MCR p15, 0, c14, c15, 7, read/write, layout PMCCFILTR. Cycle Count Filter Register. Source: Arm ARM DDI0487 §G8.4 PMCCFILTR */
+/* PMCCFILTR: MRC/MCR p15, 0, c14, c15, 7, read/write, layout PMCCFILTR_A32. Cycle Count Filter Register. Source: Arm ARM DDI0487 §G8.4 PMCCFILTR */
 #define AARCH64_SYSREGS_PMCCFILTR_ENCODING "p15, 0, c14, c15, 7"
 /* PMCCNTR: MRC/MCR p15, 0, c9, c13, 0, read/write, layout PMCCNTR32. Cycle Count Register, 32-bit MRC/MCR form (bits [31:0]). Source: Arm ARM DDI0487 §G8.4 PMCCNTR */
 #define AARCH64_SYSREGS_PMCCNTR_ENCODING "p15, 0, c9, c13, 0"
@@ -691,7 +691,7 @@
 /* PMEVCNTR<n>: MRC/MCR p15, 0, c14, c8, 0, read/write, layout PMEVCNTR32. An array of 31: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Event Count Registers 0..30 (32-bit): p15, 0, c14, c(8+(m>>3)), m&7. Source: Arm ARM DDI0487 §G8.4 PMEVCNTR<m> */
 #define AARCH64_SYSREGS_PMEVCNTR_ENCODING "p15, 0, c14, c8, 0"
 #define AARCH64_SYSREGS_PMEVCNTR_COUNT 31u
-/* PMEVTYPER<n>: MRC/MCR p15, 0, c14, c12, 0, read/write, layout PMEVTYPER. An array of 31: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Event Type Registers 0..30: p15, 0, c14, c(12+(m>>3)), m&7. Source: Arm ARM DDI0487 §G8.4 PMEVTYPER<m> */
+/* PMEVTYPER<n>: MRC/MCR p15, 0, c14, c12, 0, read/write, layout PMEVTYPER_A32. An array of 31: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Event Type Registers 0..30: p15, 0, c14, c(12+(m>>3)), m&7. Source: Arm ARM DDI0487 §G8.4 PMEVTYPER<m> */
 #define AARCH64_SYSREGS_PMEVTYPER_ENCODING "p15, 0, c14, c12, 0"
 #define AARCH64_SYSREGS_PMEVTYPER_COUNT 31u
 /* PMINTENCLR: MRC/MCR p15, 0, c9, c14, 2, write-1-to-clear view of PMINTEN, layout PM_COUNTER_MASK. Interrupt Enable Clear. Source: Arm ARM DDI0487 §G8.4 PMINTENCLR */
@@ -712,7 +712,7 @@
 #define AARCH64_SYSREGS_PMUSERENR_ENCODING "p15, 0, c9, c14, 0"
 /* PMXEVCNTR: MRC/MCR p15, 0, c9, c13, 2, read/write, layout PMEVCNTR32. Selected Event Count Register (PMEVCNTR<n> for n = PMSELR.SEL). Source: Arm ARM DDI0487 §G8.4 PMXEVCNTR */
 #define AARCH64_SYSREGS_PMXEVCNTR_ENCODING "p15, 0, c9, c13, 2"
-/* PMXEVTYPER: MRC/MCR p15, 0, c9, c13, 1, read/write, layout PMEVTYPER. Selected Event Type Register (PMEVTYPER<n> for n = PMSELR.SEL; PMCCFILTR when SEL = 31). Source: Arm ARM DDI0487 §G8.4 PMXEVTYPER */
+/* PMXEVTYPER: MRC/MCR p15, 0, c9, c13, 1, read/write, layout PMEVTYPER_A32. Selected Event Type Register (PMEVTYPER<n> for n = PMSELR.SEL; PMCCFILTR when SEL = 31). Source: Arm ARM DDI0487 §G8.4 PMXEVTYPER */
 #define AARCH64_SYSREGS_PMXEVTYPER_ENCODING "p15, 0, c9, c13, 1"
 /* REVIDR: MRC/MCR p15, 0, c0, c0, 6, read-only, layout REVIDR_ARM. Source: Arm ARM DDI0487, REVIDR */
 #define AARCH64_SYSREGS_REVIDR_ENCODING "p15, 0, c0, c0, 6"

@@ -1186,7 +1186,7 @@
 #define AARCH64_SYSREGS_PMUACR_EL1_ENCODING "S3_0_C9_C14_4"
 /* PMUSERENR_EL0: MRS/MSR S3_3_C9_C14_0, read/write, layout PMUSERENR. User Enable Register. Source: Arm ARM DDI0487 §D24.5 PMUSERENR_EL0 */
 #define AARCH64_SYSREGS_PMUSERENR_EL0_ENCODING "S3_3_C9_C14_0"
-/* PMXEVCNTR_EL0: MRS/MSR S3_3_C9_C13_2, read/write, layout PMEVCNTR32. Selected Event Count Register: bits [31:0] of PMEVCNTR<n>_EL0 for n = PMSELR_EL0.SEL. System register only. Source: Arm ARM DDI0487 §D24.5 PMXEVCNTR_EL0 */
+/* PMXEVCNTR_EL0: MRS/MSR S3_3_C9_C13_2, read/write, layout PMEVCNTR. Selected Event Count Register: PMEVCNTR<n>_EL0 (all 64 bits) for n = PMSELR_EL0.SEL. System register only. Source: Arm ARM DDI0487 §D24.5 PMXEVCNTR_EL0 */
 #define AARCH64_SYSREGS_PMXEVCNTR_EL0_ENCODING "S3_3_C9_C13_2"
 /* PMXEVCNTR_EL0_BASE: MRS/MSR S3_3_C9_C13_2, read/write, layout PMXEVCNTR_EL0_BASE. PMXEVCNTR_EL0 when the features the register's other layouts need are not implemented: Arm's data gives it this layout.. Source: Arm ARM DDI0487, PMXEVCNTR_EL0 */
 #define AARCH64_SYSREGS_PMXEVCNTR_EL0_BASE_ENCODING "S3_3_C9_C13_2"
@@ -8255,13 +8255,13 @@ static inline void aarch64_sysregs_pmuserenr_el0_write(uint32_t value)
     __asm__ volatile("msr S3_3_C9_C14_0, %0" : : "r"(raw) : "memory");
 }
 
-static inline uint32_t aarch64_sysregs_pmxevcntr_el0_read(void)
+static inline uint64_t aarch64_sysregs_pmxevcntr_el0_read(void)
 {
     uint64_t raw = 0;
     __asm__ volatile("mrs %0, S3_3_C9_C13_2" : "=r"(raw) : : "memory");
-    return (uint32_t)raw;
+    return (uint64_t)raw;
 }
-static inline void aarch64_sysregs_pmxevcntr_el0_write(uint32_t value)
+static inline void aarch64_sysregs_pmxevcntr_el0_write(uint64_t value)
 {
     uint64_t raw = value;
     __asm__ volatile("msr S3_3_C9_C13_2, %0" : : "r"(raw) : "memory");

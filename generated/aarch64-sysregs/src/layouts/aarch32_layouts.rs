@@ -9352,6 +9352,83 @@ impl armreg_rt::Layout for ParView3 {
         fields: "f 0 1;fst 1 6;s2wlk 8 1;fstage 9 1;lpae 11 1;impdef_51_48 48 4;impdef_55_52 52 4;impdef_63_56 56 8",
     };
 }
+/// PMCCFILTR as seen through the AArch32 PMCCFILTR: P, U, NSK, NSU, NSH and RLU (bits 26:22 and 20:0 are RES0 there)
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmccfiltrA32>`](armreg_rt::Value), from `PmccfiltrA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR).
+///
+/// ```
+/// # use aarch64_sysregs::{Layout, PmccfiltrA32};
+/// let value = PmccfiltrA32::DEFAULT.with(PmccfiltrA32::RLU, true);
+/// assert!(value.get(PmccfiltrA32::RLU));
+/// ```
+///
+/// Width: 32 bits. Derived from `PMEVTYPER`.
+///
+/// Source: Arm ARM DDI0487 §G8.4 PMCCFILTR; Arm's AARCHMRS 2024-12 (AArch32 PMCCFILTR: bits 26:22, 20:0 RES0)
+///
+#[cfg_attr(doc, doc = diagram_PmccfiltrA32!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
+pub enum PmccfiltrA32 {}
+impl PmccfiltrA32 {
+    /// `RLU`: Realm EL0 filtering (FEAT_RME)
+    ///
+    /// Bits \[21\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const RLU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
+    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2
+    ///
+    /// Bits \[27\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
+    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U
+    ///
+    /// Bits \[28\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
+    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P
+    ///
+    /// Bits \[29\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
+    /// `U`: User filtering: 1 = do not count at EL0
+    ///
+    /// Bits \[30\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const U: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
+    /// `P`: Privileged filtering: 1 = do not count at EL1
+    ///
+    /// Bits \[31\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const P: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
+}
+impl armreg_rt::Layout for PmccfiltrA32 {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf820_0000,
+        integer: 0x0,
+        reset: None,
+        name: "PmccfiltrA32",
+        fields: "rlu 21 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+    };
+}
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr32>`](armreg_rt::Value), from `Pmccntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
@@ -9520,6 +9597,139 @@ pub mod pmcr_a32 {
     /// Values of `IMP` (bits \[31:24\] of `PMCR_A32`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::pmcr::Imp as Imp;
+}
+/// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr32>`](armreg_rt::Value), from `Pmevcntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR).
+///
+/// ```
+/// # use aarch64_sysregs::{Layout, Pmevcntr32};
+/// let value = Pmevcntr32::DEFAULT.with(Pmevcntr32::EVCNT, 1);
+/// assert_eq!(value.get(Pmevcntr32::EVCNT), 1);
+/// ```
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487 §G8.4 PMEVCNTR&lt;n&gt;
+///
+#[cfg_attr(doc, doc = diagram_Pmevcntr32!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count bits \[31:0\] |
+pub enum Pmevcntr32 {}
+impl Pmevcntr32 {
+    /// `EVCNT`: Event count bits \[31:0\]
+    ///
+    /// Bits \[31:0\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §G8.4 PMEVCNTR&lt;n&gt;
+    pub const EVCNT: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
+}
+impl armreg_rt::Layout for Pmevcntr32 {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
+        integer: 0xffff_ffff,
+        reset: None,
+        name: "Pmevcntr32",
+        fields: "evcnt 0 32",
+    };
+}
+/// PMEVTYPER as seen through the AArch32 PMEVTYPER&lt;n&gt; and PMXEVTYPER: bits 26 (M), 24 (SH), 23 (T), 22 (RLK) and 20 (RLH) are RES0 there
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmevtyperA32>`](armreg_rt::Value), from `PmevtyperA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER), [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER).
+///
+/// ```
+/// # use aarch64_sysregs::{Layout, PmevtyperA32};
+/// let value = PmevtyperA32::DEFAULT.with(PmevtyperA32::EVTCOUNT, 1);
+/// assert_eq!(value.get(PmevtyperA32::EVTCOUNT), 1);
+/// ```
+///
+/// Width: 32 bits. Derived from `PMEVTYPER`.
+///
+/// Source: Arm ARM DDI0487 §G8.4 PMEVTYPER&lt;n&gt;; Arm's AARCHMRS 2024-12 (AArch32 PMEVTYPER&lt;n&gt;: bits 26, 24:22, 20 RES0)
+///
+#[cfg_attr(doc, doc = diagram_PmevtyperA32!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
+/// | \[25\] | [`MT`](Self::MT) | read/write | - | Multithreading: count events from all PEs that share affinity level 1 |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
+/// | \[15:0\] | [`evtCount`](Self::EVTCOUNT) | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
+pub enum PmevtyperA32 {}
+impl PmevtyperA32 {
+    /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0
+    ///
+    /// Bits \[15:0\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const EVTCOUNT: armreg_rt::Field<Self, u16, u16> = armreg_rt::Field::new(0, 16);
+    /// `RLU`: Realm EL0 filtering (FEAT_RME)
+    ///
+    /// Bits \[21\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const RLU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
+    /// `MT`: Multithreading: count events from all PEs that share affinity level 1
+    ///
+    /// Bits \[25\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const MT: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(25, 1);
+    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2
+    ///
+    /// Bits \[27\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
+    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U
+    ///
+    /// Bits \[28\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
+    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P
+    ///
+    /// Bits \[29\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
+    /// `U`: User filtering: 1 = do not count at EL0
+    ///
+    /// Bits \[30\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const U: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
+    /// `P`: Privileged filtering: 1 = do not count at EL1
+    ///
+    /// Bits \[31\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const P: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
+}
+impl armreg_rt::Layout for PmevtyperA32 {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfa20_ffff,
+        integer: 0x0,
+        reset: None,
+        name: "PmevtyperA32",
+        fields: "evtcount 0 16;rlu 21 1;mt 25 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+    };
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
 ///

@@ -234,10 +234,14 @@ pub use self::shared10_layouts::*;
 mod spe_exc_layouts;
 #[cfg(feature = "spe_exc")]
 pub use self::spe_exc_layouts::*;
-#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
+#[cfg(any(feature = "pmu_ext32", feature = "pmuv3"))]
 mod shared11_layouts;
-#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
+#[cfg(any(feature = "pmu_ext32", feature = "pmuv3"))]
 pub use self::shared11_layouts::*;
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
+mod shared12_layouts;
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
+pub use self::shared12_layouts::*;
 #[cfg(feature = "pmuv3_ss")]
 mod pmuv3_ss_layouts;
 #[cfg(feature = "pmuv3_ss")]
@@ -247,20 +251,16 @@ mod pmuv3_layouts;
 #[cfg(feature = "pmuv3")]
 pub use self::pmuv3_layouts::*;
 #[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64"))))]
-mod shared12_layouts;
-#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64"))))]
-pub use self::shared12_layouts::*;
-#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3p4"))]
 mod shared13_layouts;
-#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3p4"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64"))))]
 pub use self::shared13_layouts::*;
-#[cfg(any(all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3p4"))]
 mod shared14_layouts;
-#[cfg(any(all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
+#[cfg(any(feature = "pmu_ext32", all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3p4"))]
 pub use self::shared14_layouts::*;
-#[cfg(any(feature = "pmu_ext32", feature = "pmuv3"))]
+#[cfg(any(all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
 mod shared15_layouts;
-#[cfg(any(feature = "pmu_ext32", feature = "pmuv3"))]
+#[cfg(any(all(feature = "aarch32", not(target_arch = "aarch64")), feature = "pmuv3"))]
 pub use self::shared15_layouts::*;
 #[cfg(feature = "sebep")]
 mod sebep_layouts;
@@ -5425,9 +5425,9 @@ impl armreg_rt::Layout for IdAa64afr1 {
 /// | \[39:36\] | [`DoubleLock`](Self::DOUBLELOCK) | read-only | - | OS Double Lock (signed field) |
 /// | \[35:32\] | [`PMSVer`](Self::PMSVER) | read-only | - | Statistical Profiling Extension version |
 /// | \[31:28\] | [`CTX_CMPs`](Self::CTX_CMPS) | read-only | - | Number of context-aware breakpoints, minus 1 |
-/// | \[27:24\] | [`SEBEP`](Self::SEBEP) | read-only | - | From Arm's data. A constant of the implementation. |
+/// | \[27:24\] | [`SEBEP`](Self::SEBEP) | read-only | - | Synchronous-exception-based event profiling (FEAT_SEBEP): 0b0000 not implemented, 0b0001 implemented |
 /// | \[23:20\] | [`WRPs`](Self::WRPS) | read-only | - | Number of watchpoints, minus 1 |
-/// | \[19:16\] | [`PMSS`](Self::PMSS) | read-only | - | From Arm's data. A constant of the implementation. |
+/// | \[19:16\] | [`PMSS`](Self::PMSS) | read-only | - | PMU snapshot extension (FEAT_PMUv3_SS): 0b0000 not implemented, 0b0001 implemented |
 /// | \[15:12\] | [`BRPs`](Self::BRPS) | read-only | - | Number of breakpoints, minus 1 |
 /// | \[11:8\] | [`PMUVer`](Self::PMUVER) | read-only | - | Performance Monitors Extension version |
 /// | \[7:4\] | [`TraceVer`](Self::TRACEVER) | read-only | - | System register interface to the trace unit |
@@ -5456,17 +5456,21 @@ impl IdAa64dfr0 {
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
     pub const BRPS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
-    /// `PMSS`: From Arm's data. A constant of the implementation.
+    /// `PMSS`: PMU snapshot extension (FEAT_PMUv3_SS): 0b0000 not implemented, 0b0001 implemented
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// Source: Arm's AARCHMRS 2024-12 (ID_AA64DFR0_EL1.PMSS)
     pub const PMSS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `WRPs`: Number of watchpoints, minus 1
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
     pub const WRPS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
-    /// `SEBEP`: From Arm's data. A constant of the implementation.
+    /// `SEBEP`: Synchronous-exception-based event profiling (FEAT_SEBEP): 0b0000 not implemented, 0b0001 implemented
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// Source: Arm's AARCHMRS 2024-12 (ID_AA64DFR0_EL1.SEBEP)
     pub const SEBEP: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `CTX_CMPs`: Number of context-aware breakpoints, minus 1
     ///
@@ -18004,7 +18008,7 @@ impl armreg_rt::Layout for Mdccsr {
         fields: "txfull 29 1;rxfull 30 1",
     };
 }
-/// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
+/// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields of Armv8 (to FEAT_PMUv3p7 and FEAT_MTPMU) are described; the other bits hold other controls (debug, trace, SPE, BRBE) and the Armv9 PMU extensions' (PMEE, PMSSE, HPMFZS)
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
@@ -18027,10 +18031,10 @@ impl armreg_rt::Layout for Mdccsr {
 /// | \[41:40\] | [`PMEE`](Self::PMEE) | read/write | - | From Arm's data. Present when FEAT_EBEP. Values Arm's data lists: `0b00`, `0b01`, `0b10`, `0b11`. Otherwise RES0. |
 /// | \[36\] | [`HPMFZS`](Self::HPMFZS) | read/write | - | From Arm's data. Present when FEAT_SPEv1p2. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
 /// | \[31:30\] | [`PMSSE`](Self::PMSSE) | read/write | - | From Arm's data. Present when FEAT_PMUv3_SS. Values Arm's data lists: `0b00`, `0b01`, `0b10`, `0b11`. Otherwise RES0. |
-/// | \[29\] | [`HPMFZO`](Self::HPMFZO) | read/write | - | From Arm's data. Present when FEAT_PMUv3p7. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
-/// | \[28\] | [`MTPME`](Self::MTPME) | read/write | - | From Arm's data. Present when FEAT_MTPMU && !HaveEL(EL3). Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
+/// | \[29\] | [`HPMFZO`](Self::HPMFZO) | read/write | - | Freeze-on-overflow for the counters reserved for EL2 (n &gt;= HPMN) (FEAT_PMUv3p7) |
+/// | \[28\] | [`MTPME`](Self::MTPME) | read/write | - | Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect for the counters below HPMN (FEAT_MTPMU) |
 /// | \[27\] | [`TDCC`](Self::TDCC) | read/write | - | From Arm's data. Present when FEAT_FGT. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
-/// | \[26\] | [`HLP`](Self::HLP) | read/write | - | From Arm's data. Present when FEAT_PMUv3p5. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
+/// | \[26\] | [`HLP`](Self::HLP) | read/write | - | Long event counter enable for the counters reserved for EL2 (n &gt;= HPMN): 1 = they overflow at bit 63 (FEAT_PMUv3p5) |
 /// | \[25:24\] | [`E2TB`](Self::E2TB) | read/write | - | From Arm's data. Present when FEAT_TRBE. Values Arm's data lists: `0b00`, `0b10`, `0b11`. Otherwise RES0. |
 /// | \[23\] | [`HCCD`](Self::HCCD) | read/write | - | Prohibit cycle counting at EL2 (FEAT_PMUv3p5) |
 /// | \[19\] | [`TTRF`](Self::TTRF) | read/write | - | From Arm's data. Present when FEAT_TRF. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
@@ -18120,21 +18124,27 @@ impl MdcrEl2 {
     ///
     /// Bits \[25:24\], read/write. Reset: not described.
     pub const E2TB: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(24, 2);
-    /// `HLP`: From Arm's data. Present when FEAT_PMUv3p5. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
+    /// `HLP`: Long event counter enable for the counters reserved for EL2 (n &gt;= HPMN): 1 = they overflow at bit 63 (FEAT_PMUv3p5)
     ///
     /// Bits \[26\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL2; Arm's AARCHMRS 2024-12 (MDCR_EL2.HLP)
     pub const HLP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(26, 1);
     /// `TDCC`: From Arm's data. Present when FEAT_FGT. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
     ///
     /// Bits \[27\], read/write. Reset: not described.
     pub const TDCC: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
-    /// `MTPME`: From Arm's data. Present when FEAT_MTPMU && !HaveEL(EL3). Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
+    /// `MTPME`: Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect for the counters below HPMN (FEAT_MTPMU)
     ///
     /// Bits \[28\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL2; Arm's AARCHMRS 2024-12 (MDCR_EL2.MTPME)
     pub const MTPME: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
-    /// `HPMFZO`: From Arm's data. Present when FEAT_PMUv3p7. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
+    /// `HPMFZO`: Freeze-on-overflow for the counters reserved for EL2 (n &gt;= HPMN) (FEAT_PMUv3p7)
     ///
     /// Bits \[29\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL2; Arm's AARCHMRS 2024-12 (MDCR_EL2.HPMFZO)
     pub const HPMFZO: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
     /// `PMSSE`: From Arm's data. Present when FEAT_PMUv3_SS. Values Arm's data lists: `0b00`, `0b01`, `0b10`, `0b11`. Otherwise RES0.
     ///
@@ -18171,7 +18181,7 @@ impl armreg_rt::Layout for MdcrEl2 {
         fields: "hpmn 0 5;tpmcr 5 1;tpm 6 1;hpme 7 1;tde 8 1;tda 9 1;tdosa 10 1;tdra 11 1;e2pb 12 2;tpms 14 1;enspm 15 1;hpmd 17 1;ttrf 19 1;hccd 23 1;e2tb 24 2;hlp 26 1;tdcc 27 1;mtpme 28 1;hpmfzo 29 1;pmsse 30 2;hpmfzs 36 1;pmee 40 2;ebwe 43 1;enstepop 50 1",
     };
 }
-/// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
+/// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields of Armv8 (to FEAT_PMUv3p7 and FEAT_MTPMU) are described; the other bits hold other controls (debug, trace, SPE, BRBE, TRBE) and the Armv9 PMU extensions' (EnPM2, PMEE, PMSSE, EnPMSS, EPMSSAD)
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MdcrEl3>`](armreg_rt::Value), from `MdcrEl3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
 ///
@@ -18204,17 +18214,17 @@ impl armreg_rt::Layout for MdcrEl2 {
 /// | \[38\] | [`E3BREC`](Self::E3BREC) | read/write | - | From Arm's data. Present when FEAT_BRBEv1p1. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
 /// | \[37\] | [`E3BREW`](Self::E3BREW) | read/write | - | From Arm's data. Present when FEAT_BRBEv1p1. Otherwise RES0. |
 /// | \[36\] | [`EnPMSN`](Self::ENPMSN) | read/write | - | From Arm's data. Present when FEAT_SPE_FnE. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
-/// | \[35\] | [`MPMX`](Self::MPMX) | read/write | - | From Arm's data. Present when FEAT_PMUv3p7. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
-/// | \[34\] | [`MCCD`](Self::MCCD) | read/write | - | From Arm's data. Present when FEAT_PMUv3p7. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
+/// | \[35\] | [`MPMX`](Self::MPMX) | read/write | - | With SPME, controls event counting at EL3 (FEAT_PMUv3p7) |
+/// | \[34\] | [`MCCD`](Self::MCCD) | read/write | - | Prohibit cycle counting at EL3 (FEAT_PMUv3p7) |
 /// | \[33:32\] | [`SBRBE`](Self::SBRBE) | read/write | - | From Arm's data. Present when FEAT_BRBE. Values Arm's data lists: `0b00`, `0b01`, `0b10`, `0b11`. Otherwise RES0. |
 /// | \[31:30\] | [`PMSSE`](Self::PMSSE) | read/write | - | From Arm's data. Present when FEAT_PMUv3_SS. Values Arm's data lists: `0b00`, `0b01`, `0b10`, `0b11`. Otherwise RES0. |
-/// | \[28\] | [`MTPME`](Self::MTPME) | read/write | - | From Arm's data. Present when FEAT_MTPMU. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
+/// | \[28\] | [`MTPME`](Self::MTPME) | read/write | - | Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect (FEAT_MTPMU) |
 /// | \[27\] | [`TDCC`](Self::TDCC) | read/write | - | From Arm's data. Present when FEAT_FGT. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
 /// | \[26\] | [`NSTBE`](Self::NSTBE) | read/write | - | From Arm's data. Present when FEAT_TRBE && FEAT_RME. Otherwise RES0. |
 /// | \[25:24\] | [`NSTB`](Self::NSTB) | read/write | - | From Arm's data. Present when FEAT_TRBE && FEAT_RME. These bits are `NSTB` when FEAT_TRBE otherwise; else RES0. |
 /// | \[23\] | [`SCCD`](Self::SCCD) | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
 /// | \[22\] | [`ETAD`](Self::ETAD) | read/write | - | From Arm's data. Present when FEAT_RME && FEAT_TRC_EXT && FEAT_TRBE. These bits are `ETAD` when FEAT_TRC_EXT && FEAT_TRBE otherwise; else RES0. |
-/// | \[21\] | [`EPMAD`](Self::EPMAD) | read/write | - | From Arm's data. Present when FEAT_RME && FEAT_PMUv3_EXT. These bits are `EPMAD` when FEAT_Debugv8p4 && FEAT_PMUv3_EXT, `EPMAD` when FEAT_PMUv3_EXT otherwise; else RES0. |
+/// | \[21\] | [`EPMAD`](Self::EPMAD) | read/write | - | External Performance Monitors access disable: blocks the external (memory-mapped) view's accesses to the PMU registers |
 /// | \[20\] | [`EDAD`](Self::EDAD) | read/write | - | From Arm's data. Present when FEAT_RME. These bits are `EDAD` when FEAT_Debugv8p4, `EDAD` when FEAT_Debugv8p2, `EDAD` otherwise; else RES0. |
 /// | \[19\] | [`TTRF`](Self::TTRF) | read/write | - | From Arm's data. Present when FEAT_TRF. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
 /// | \[18\] | [`STE`](Self::STE) | read/write | - | From Arm's data. Present when FEAT_TRF && Text("Secure state is implemented"). Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
@@ -18226,7 +18236,7 @@ impl armreg_rt::Layout for MdcrEl2 {
 /// | \[10\] | [`TDOSA`](Self::TDOSA) | read/write | - | From Arm's data. Present when FEAT_DoubleLock. Values Arm's data lists: `0b0`, `0b1`. These bits are `TDOSA` otherwise; else RES0. |
 /// | \[9\] | [`TDA`](Self::TDA) | read/write | - | From Arm's data. Values Arm's data lists: `0b0`, `0b1`. |
 /// | \[7\] | [`EnPM2`](Self::ENPM2) | read/write | - | From Arm's data. Present when FEAT_PMUv3p9 \|\| FEAT_SPMU \|\| FEAT_EBEP \|\| FEAT_PMUv3_SS \|\| FEAT_SPMU2. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
-/// | \[6\] | [`TPM`](Self::TPM) | read/write | - | From Arm's data. Present when FEAT_PMUv3. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
+/// | \[6\] | [`TPM`](Self::TPM) | read/write | - | Trap Performance Monitors register accesses from EL2 and below to EL3 |
 /// | \[4\] | [`EDADE`](Self::EDADE) | read/write | - | From Arm's data. Present when FEAT_RME. Otherwise RES0. |
 /// | \[3\] | [`ETADE`](Self::ETADE) | read/write | - | From Arm's data. Present when FEAT_RME && FEAT_TRC_EXT && FEAT_TRBE. Otherwise RES0. |
 /// | \[2\] | [`EPMADE`](Self::EPMADE) | read/write | - | From Arm's data. Present when FEAT_RME && FEAT_PMUv3_EXT. Otherwise RES0. |
@@ -18249,9 +18259,11 @@ impl MdcrEl3 {
     ///
     /// Bits \[4\], read/write. Reset: not described.
     pub const EDADE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
-    /// `TPM`: From Arm's data. Present when FEAT_PMUv3. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
+    /// `TPM`: Trap Performance Monitors register accesses from EL2 and below to EL3
     ///
     /// Bits \[6\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.TPM)
     pub const TPM: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `EnPM2`: From Arm's data. Present when FEAT_PMUv3p9 || FEAT_SPMU || FEAT_EBEP || FEAT_PMUv3_SS || FEAT_SPMU2. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
     ///
@@ -18299,9 +18311,11 @@ impl MdcrEl3 {
     ///
     /// Bits \[20\], read/write. Reset: not described.
     pub const EDAD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
-    /// `EPMAD`: From Arm's data. Present when FEAT_RME && FEAT_PMUv3_EXT. These bits are `EPMAD` when FEAT_Debugv8p4 && FEAT_PMUv3_EXT, `EPMAD` when FEAT_PMUv3_EXT otherwise; else RES0.
+    /// `EPMAD`: External Performance Monitors access disable: blocks the external (memory-mapped) view's accesses to the PMU registers
     ///
     /// Bits \[21\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.EPMAD)
     pub const EPMAD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
     /// `ETAD`: From Arm's data. Present when FEAT_RME && FEAT_TRC_EXT && FEAT_TRBE. These bits are `ETAD` when FEAT_TRC_EXT && FEAT_TRBE otherwise; else RES0.
     ///
@@ -18325,9 +18339,11 @@ impl MdcrEl3 {
     ///
     /// Bits \[27\], read/write. Reset: not described.
     pub const TDCC: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
-    /// `MTPME`: From Arm's data. Present when FEAT_MTPMU. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
+    /// `MTPME`: Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect (FEAT_MTPMU)
     ///
     /// Bits \[28\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.MTPME)
     pub const MTPME: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
     /// `PMSSE`: From Arm's data. Present when FEAT_PMUv3_SS. Values Arm's data lists: `0b00`, `0b01`, `0b10`, `0b11`. Otherwise RES0.
     ///
@@ -18337,13 +18353,17 @@ impl MdcrEl3 {
     ///
     /// Bits \[33:32\], read/write. Reset: not described.
     pub const SBRBE: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(32, 2);
-    /// `MCCD`: From Arm's data. Present when FEAT_PMUv3p7. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
+    /// `MCCD`: Prohibit cycle counting at EL3 (FEAT_PMUv3p7)
     ///
     /// Bits \[34\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.MCCD)
     pub const MCCD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(34, 1);
-    /// `MPMX`: From Arm's data. Present when FEAT_PMUv3p7. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
+    /// `MPMX`: With SPME, controls event counting at EL3 (FEAT_PMUv3p7)
     ///
     /// Bits \[35\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.MPMX)
     pub const MPMX: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(35, 1);
     /// `EnPMSN`: From Arm's data. Present when FEAT_SPE_FnE. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0.
     ///

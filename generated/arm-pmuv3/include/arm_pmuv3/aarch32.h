@@ -12,7 +12,7 @@
 #define ARM_PMUV3_ID_DFR0_ENCODING "p15, 0, c0, c1, 2"
 /* MIDR: MRC/MCR p15, 0, c0, c0, 0, read-only, layout MIDR. Main ID Register, AArch32. Source: Arm ARM DDI0487, MIDR (coproc 0b1111, opc1 0, CRn c0, CRm c0, opc2 0) */
 #define ARM_PMUV3_MIDR_ENCODING "p15, 0, c0, c0, 0"
-/* PMCCFILTR: MRC/MCR p15, 0, c14, c15, 7, read/write, layout PMCCFILTR. Cycle Count Filter Register. Source: Arm ARM DDI0487 §G8.4 PMCCFILTR */
+/* PMCCFILTR: MRC/MCR p15, 0, c14, c15, 7, read/write, layout PMCCFILTR_A32. Cycle Count Filter Register. Source: Arm ARM DDI0487 §G8.4 PMCCFILTR */
 #define ARM_PMUV3_PMCCFILTR_ENCODING "p15, 0, c14, c15, 7"
 /* PMCCNTR: MRC/MCR p15, 0, c9, c13, 0, read/write, layout PMCCNTR32. Cycle Count Register, 32-bit MRC/MCR form (bits [31:0]). Source: Arm ARM DDI0487 §G8.4 PMCCNTR */
 #define ARM_PMUV3_PMCCNTR_ENCODING "p15, 0, c9, c13, 0"
@@ -35,7 +35,7 @@
 /* PMEVCNTR<n>: MRC/MCR p15, 0, c14, c8, 0, read/write, layout PMEVCNTR32. An array of 31: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Event Count Registers 0..30 (32-bit): p15, 0, c14, c(8+(m>>3)), m&7. Source: Arm ARM DDI0487 §G8.4 PMEVCNTR<m> */
 #define ARM_PMUV3_PMEVCNTR_ENCODING "p15, 0, c14, c8, 0"
 #define ARM_PMUV3_PMEVCNTR_COUNT 31u
-/* PMEVTYPER<n>: MRC/MCR p15, 0, c14, c12, 0, read/write, layout PMEVTYPER. An array of 31: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Event Type Registers 0..30: p15, 0, c14, c(12+(m>>3)), m&7. Source: Arm ARM DDI0487 §G8.4 PMEVTYPER<m> */
+/* PMEVTYPER<n>: MRC/MCR p15, 0, c14, c12, 0, read/write, layout PMEVTYPER_A32. An array of 31: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Event Type Registers 0..30: p15, 0, c14, c(12+(m>>3)), m&7. Source: Arm ARM DDI0487 §G8.4 PMEVTYPER<m> */
 #define ARM_PMUV3_PMEVTYPER_ENCODING "p15, 0, c14, c12, 0"
 #define ARM_PMUV3_PMEVTYPER_COUNT 31u
 /* PMINTENCLR: MRC/MCR p15, 0, c9, c14, 2, write-1-to-clear view of PMINTEN, layout PM_COUNTER_MASK. Interrupt Enable Clear. Source: Arm ARM DDI0487 §G8.4 PMINTENCLR */
@@ -56,7 +56,7 @@
 #define ARM_PMUV3_PMUSERENR_ENCODING "p15, 0, c9, c14, 0"
 /* PMXEVCNTR: MRC/MCR p15, 0, c9, c13, 2, read/write, layout PMEVCNTR32. Selected Event Count Register (PMEVCNTR<n> for n = PMSELR.SEL). Source: Arm ARM DDI0487 §G8.4 PMXEVCNTR */
 #define ARM_PMUV3_PMXEVCNTR_ENCODING "p15, 0, c9, c13, 2"
-/* PMXEVTYPER: MRC/MCR p15, 0, c9, c13, 1, read/write, layout PMEVTYPER. Selected Event Type Register (PMEVTYPER<n> for n = PMSELR.SEL; PMCCFILTR when SEL = 31). Source: Arm ARM DDI0487 §G8.4 PMXEVTYPER */
+/* PMXEVTYPER: MRC/MCR p15, 0, c9, c13, 1, read/write, layout PMEVTYPER_A32. Selected Event Type Register (PMEVTYPER<n> for n = PMSELR.SEL; PMCCFILTR when SEL = 31). Source: Arm ARM DDI0487 §G8.4 PMXEVTYPER */
 #define ARM_PMUV3_PMXEVTYPER_ENCODING "p15, 0, c9, c13, 1"
 
 #if defined(__arm__)

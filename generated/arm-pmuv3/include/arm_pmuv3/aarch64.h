@@ -52,7 +52,7 @@
 #define ARM_PMUV3_PMSWINC_EL0_ENCODING "S3_3_C9_C12_4"
 /* PMUSERENR_EL0: MRS/MSR S3_3_C9_C14_0, read/write, layout PMUSERENR. User Enable Register. Source: Arm ARM DDI0487 §D24.5 PMUSERENR_EL0 */
 #define ARM_PMUV3_PMUSERENR_EL0_ENCODING "S3_3_C9_C14_0"
-/* PMXEVCNTR_EL0: MRS/MSR S3_3_C9_C13_2, read/write, layout PMEVCNTR32. Selected Event Count Register: bits [31:0] of PMEVCNTR<n>_EL0 for n = PMSELR_EL0.SEL. System register only. Source: Arm ARM DDI0487 §D24.5 PMXEVCNTR_EL0 */
+/* PMXEVCNTR_EL0: MRS/MSR S3_3_C9_C13_2, read/write, layout PMEVCNTR. Selected Event Count Register: PMEVCNTR<n>_EL0 (all 64 bits) for n = PMSELR_EL0.SEL. System register only. Source: Arm ARM DDI0487 §D24.5 PMXEVCNTR_EL0 */
 #define ARM_PMUV3_PMXEVCNTR_EL0_ENCODING "S3_3_C9_C13_2"
 /* PMXEVTYPER_EL0: MRS/MSR S3_3_C9_C13_1, read/write, layout PMEVTYPER. Selected Event Type Register: PMEVTYPER<n>_EL0 for n = PMSELR_EL0.SEL (PMCCFILTR_EL0 when SEL = 31). System register only. Source: Arm ARM DDI0487 §D24.5 PMXEVTYPER_EL0 */
 #define ARM_PMUV3_PMXEVTYPER_EL0_ENCODING "S3_3_C9_C13_1"
@@ -412,13 +412,13 @@ static inline void arm_pmuv3_pmuserenr_el0_write(uint32_t value)
     __asm__ volatile("msr S3_3_C9_C14_0, %0" : : "r"(raw) : "memory");
 }
 
-static inline uint32_t arm_pmuv3_pmxevcntr_el0_read(void)
+static inline uint64_t arm_pmuv3_pmxevcntr_el0_read(void)
 {
     uint64_t raw = 0;
     __asm__ volatile("mrs %0, S3_3_C9_C13_2" : "=r"(raw) : : "memory");
-    return (uint32_t)raw;
+    return (uint64_t)raw;
 }
-static inline void arm_pmuv3_pmxevcntr_el0_write(uint32_t value)
+static inline void arm_pmuv3_pmxevcntr_el0_write(uint64_t value)
 {
     uint64_t raw = value;
     __asm__ volatile("msr S3_3_C9_C13_2, %0" : : "r"(raw) : "memory");

@@ -61,9 +61,9 @@ pub use self::pmu_ext32_layouts::*;
 /// | \[39:36\] | [`DoubleLock`](Self::DOUBLELOCK) | read-only | - | OS Double Lock (signed field) |
 /// | \[35:32\] | [`PMSVer`](Self::PMSVER) | read-only | - | Statistical Profiling Extension version |
 /// | \[31:28\] | [`CTX_CMPs`](Self::CTX_CMPS) | read-only | - | Number of context-aware breakpoints, minus 1 |
-/// | \[27:24\] | - | reserved, 0 | - |  |
+/// | \[27:24\] | [`SEBEP`](Self::SEBEP) | read-only | - | Synchronous-exception-based event profiling (FEAT_SEBEP): 0b0000 not implemented, 0b0001 implemented |
 /// | \[23:20\] | [`WRPs`](Self::WRPS) | read-only | - | Number of watchpoints, minus 1 |
-/// | \[19:16\] | - | reserved, 0 | - |  |
+/// | \[19:16\] | [`PMSS`](Self::PMSS) | read-only | - | PMU snapshot extension (FEAT_PMUv3_SS): 0b0000 not implemented, 0b0001 implemented |
 /// | \[15:12\] | [`BRPs`](Self::BRPS) | read-only | - | Number of breakpoints, minus 1 |
 /// | \[11:8\] | [`PMUVer`](Self::PMUVER) | read-only | - | Performance Monitors Extension version |
 /// | \[7:4\] | [`TraceVer`](Self::TRACEVER) | read-only | - | System register interface to the trace unit |
@@ -92,10 +92,22 @@ impl IdAa64dfr0 {
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
     pub const BRPS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
+    /// `PMSS`: PMU snapshot extension (FEAT_PMUv3_SS): 0b0000 not implemented, 0b0001 implemented
+    ///
+    /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// Source: Arm's AARCHMRS 2024-12 (ID_AA64DFR0_EL1.PMSS)
+    pub const PMSS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `WRPs`: Number of watchpoints, minus 1
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
     pub const WRPS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
+    /// `SEBEP`: Synchronous-exception-based event profiling (FEAT_SEBEP): 0b0000 not implemented, 0b0001 implemented
+    ///
+    /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// Source: Arm's AARCHMRS 2024-12 (ID_AA64DFR0_EL1.SEBEP)
+    pub const SEBEP: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `CTX_CMPs`: Number of context-aware breakpoints, minus 1
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
@@ -152,7 +164,7 @@ impl IdAa64dfr0 {
 impl armreg_rt::Layout for IdAa64dfr0 {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
-        res0: 0xf0f_0000,
+        res0: 0x0,
         res1: 0x0,
         default: 0x0,
         w1_effects: 0x0,
@@ -160,7 +172,7 @@ impl armreg_rt::Layout for IdAa64dfr0 {
         integer: 0x0,
         reset: None,
         name: "IdAa64dfr0",
-        fields: "debugver 0 4 6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9;tracever 4 4 0=Ni 1=Imp;pmuver 8 4 0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef;brps 12 4;wrps 20 4;ctx_cmps 28 4;pmsver 32 4 0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4;doublelock 36 4 0=Imp 15=Ni;tracefilt 40 4 0=Ni 1=Imp;tracebuffer 44 4 0=Ni 1=Imp;mtpmu 48 4 0=NiImpdef 1=Imp 15=Ni;brbe 52 4 0=Ni 1=Imp 2=BrbeV1p1;exttrcbuff 56 4 0=Ni 1=Imp;hpmn0 60 4 0=Unpredictable 1=Def",
+        fields: "debugver 0 4 6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9;tracever 4 4 0=Ni 1=Imp;pmuver 8 4 0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef;brps 12 4;pmss 16 4;wrps 20 4;sebep 24 4;ctx_cmps 28 4;pmsver 32 4 0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4;doublelock 36 4 0=Imp 15=Ni;tracefilt 40 4 0=Ni 1=Imp;tracebuffer 44 4 0=Ni 1=Imp;mtpmu 48 4 0=NiImpdef 1=Imp 15=Ni;brbe 52 4 0=Ni 1=Imp 2=BrbeV1p1;exttrcbuff 56 4 0=Ni 1=Imp;hpmn0 60 4 0=Unpredictable 1=Def",
     };
 }
 /// Enumerated field values of `ID_AA64DFR0`.
@@ -723,7 +735,7 @@ impl armreg_rt::Layout for IdDfr0 {
         fields: "perfmon 24 4",
     };
 }
-/// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
+/// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields of Armv8 (to FEAT_PMUv3p7 and FEAT_MTPMU) are described; the other bits hold other controls (debug, trace, SPE, BRBE) and the Armv9 PMU extensions' (PMEE, PMSSE, HPMFZS)
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
@@ -741,6 +753,9 @@ impl armreg_rt::Layout for IdDfr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
+/// | \[29\] | [`HPMFZO`](Self::HPMFZO) | read/write | - | Freeze-on-overflow for the counters reserved for EL2 (n &gt;= HPMN) (FEAT_PMUv3p7) |
+/// | \[28\] | [`MTPME`](Self::MTPME) | read/write | - | Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect for the counters below HPMN (FEAT_MTPMU) |
+/// | \[26\] | [`HLP`](Self::HLP) | read/write | - | Long event counter enable for the counters reserved for EL2 (n &gt;= HPMN): 1 = they overflow at bit 63 (FEAT_PMUv3p5) |
 /// | \[23\] | [`HCCD`](Self::HCCD) | read/write | - | Prohibit cycle counting at EL2 (FEAT_PMUv3p5) |
 /// | \[17\] | [`HPMD`](Self::HPMD) | read/write | - | Prohibit event counting at EL2 (FEAT_PMUv3p1) |
 /// | \[7\] | [`HPME`](Self::HPME) | read/write | - | Enable the event counters reserved for EL2 (n &gt;= HPMN) |
@@ -785,6 +800,24 @@ impl MdcrEl2 {
     ///
     /// Source: Arm ARM DDI0487, MDCR_EL2
     pub const HCCD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
+    /// `HLP`: Long event counter enable for the counters reserved for EL2 (n &gt;= HPMN): 1 = they overflow at bit 63 (FEAT_PMUv3p5)
+    ///
+    /// Bits \[26\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL2; Arm's AARCHMRS 2024-12 (MDCR_EL2.HLP)
+    pub const HLP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(26, 1);
+    /// `MTPME`: Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect for the counters below HPMN (FEAT_MTPMU)
+    ///
+    /// Bits \[28\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL2; Arm's AARCHMRS 2024-12 (MDCR_EL2.MTPME)
+    pub const MTPME: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
+    /// `HPMFZO`: Freeze-on-overflow for the counters reserved for EL2 (n &gt;= HPMN) (FEAT_PMUv3p7)
+    ///
+    /// Bits \[29\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL2; Arm's AARCHMRS 2024-12 (MDCR_EL2.HPMFZO)
+    pub const HPMFZO: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
 }
 impl armreg_rt::Layout for MdcrEl2 {
     type Raw = u64;
@@ -793,21 +826,21 @@ impl armreg_rt::Layout for MdcrEl2 {
         res1: 0x0,
         default: 0x0,
         w1_effects: 0x0,
-        stored: 0x82_00ff,
+        stored: 0x3482_00ff,
         integer: 0x0,
         reset: None,
         name: "MdcrEl2",
-        fields: "hpmn 0 5;tpmcr 5 1;tpm 6 1;hpme 7 1;hpmd 17 1;hccd 23 1",
+        fields: "hpmn 0 5;tpmcr 5 1;tpm 6 1;hpme 7 1;hpmd 17 1;hccd 23 1;hlp 26 1;mtpme 28 1;hpmfzo 29 1",
     };
 }
-/// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
+/// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields of Armv8 (to FEAT_PMUv3p7 and FEAT_MTPMU) are described; the other bits hold other controls (debug, trace, SPE, BRBE, TRBE) and the Armv9 PMU extensions' (EnPM2, PMEE, PMSSE, EnPMSS, EPMSSAD)
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MdcrEl3>`](armreg_rt::Value), from `MdcrEl3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, MdcrEl3};
-/// let value = MdcrEl3::DEFAULT.with(MdcrEl3::SPME, true);
-/// assert!(value.get(MdcrEl3::SPME));
+/// let value = MdcrEl3::DEFAULT.with(MdcrEl3::TPM, true);
+/// assert!(value.get(MdcrEl3::TPM));
 /// ```
 ///
 /// Width: 64 bits.
@@ -818,22 +851,57 @@ impl armreg_rt::Layout for MdcrEl2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
+/// | \[35\] | [`MPMX`](Self::MPMX) | read/write | - | With SPME, controls event counting at EL3 (FEAT_PMUv3p7) |
+/// | \[34\] | [`MCCD`](Self::MCCD) | read/write | - | Prohibit cycle counting at EL3 (FEAT_PMUv3p7) |
+/// | \[28\] | [`MTPME`](Self::MTPME) | read/write | - | Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect (FEAT_MTPMU) |
 /// | \[23\] | [`SCCD`](Self::SCCD) | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
+/// | \[21\] | [`EPMAD`](Self::EPMAD) | read/write | - | External Performance Monitors access disable: blocks the external (memory-mapped) view's accesses to the PMU registers |
 /// | \[17\] | [`SPME`](Self::SPME) | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
+/// | \[6\] | [`TPM`](Self::TPM) | read/write | - | Trap Performance Monitors register accesses from EL2 and below to EL3 |
 pub enum MdcrEl3 {}
 impl MdcrEl3 {
+    /// `TPM`: Trap Performance Monitors register accesses from EL2 and below to EL3
+    ///
+    /// Bits \[6\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.TPM)
+    pub const TPM: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `SPME`: Secure Performance Monitors enable: allows event counting in Secure state
     ///
     /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487, MDCR_EL3
     pub const SPME: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(17, 1);
+    /// `EPMAD`: External Performance Monitors access disable: blocks the external (memory-mapped) view's accesses to the PMU registers
+    ///
+    /// Bits \[21\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.EPMAD)
+    pub const EPMAD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
     /// `SCCD`: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)
     ///
     /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487, MDCR_EL3
     pub const SCCD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
+    /// `MTPME`: Multi-threaded PMU enable: whether PMEVTYPER&lt;n&gt;.MT takes effect (FEAT_MTPMU)
+    ///
+    /// Bits \[28\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.MTPME)
+    pub const MTPME: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
+    /// `MCCD`: Prohibit cycle counting at EL3 (FEAT_PMUv3p7)
+    ///
+    /// Bits \[34\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.MCCD)
+    pub const MCCD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(34, 1);
+    /// `MPMX`: With SPME, controls event counting at EL3 (FEAT_PMUv3p7)
+    ///
+    /// Bits \[35\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MDCR_EL3; Arm's AARCHMRS 2024-12 (MDCR_EL3.MPMX)
+    pub const MPMX: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(35, 1);
 }
 impl armreg_rt::Layout for MdcrEl3 {
     type Raw = u64;
@@ -842,11 +910,11 @@ impl armreg_rt::Layout for MdcrEl3 {
         res1: 0x0,
         default: 0x0,
         w1_effects: 0x0,
-        stored: 0x82_0000,
+        stored: 0xc_10a2_0040,
         integer: 0x0,
         reset: None,
         name: "MdcrEl3",
-        fields: "spme 17 1;sccd 23 1",
+        fields: "tpm 6 1;spme 17 1;epmad 21 1;sccd 23 1;mtpme 28 1;mccd 34 1;mpmx 35 1",
     };
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
@@ -1014,7 +1082,6 @@ pub mod midr {
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR)
 /// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
 ///
@@ -1039,6 +1106,7 @@ pub mod midr {
 /// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
 /// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filtering: EL3 is counted when M equals P |
 /// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
+/// | \[23\] | [`T`](Self::T) | read/write | - | Transactional state filtering (FEAT_TME): 1 = count only events in Transactional state |
 /// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filtering (FEAT_RME) |
 /// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
 /// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filtering (FEAT_RME) |
@@ -1062,6 +1130,12 @@ impl Pmccfiltr {
     ///
     /// Source: Arm ARM DDI0487 §D24.5
     pub const RLK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
+    /// `T`: Transactional state filtering (FEAT_TME): 1 = count only events in Transactional state
+    ///
+    /// Bits \[23\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5 PMEVTYPER&lt;n&gt;_EL0; Arm's AARCHMRS 2024-12 (PMEVTYPER&lt;n&gt;_EL0.T, when FEAT_TME)
+    pub const T: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
     /// `SH`: Secure EL2 filtering (FEAT_SEL2)
     ///
     /// Bits \[24\], read/write. Reset: not described.
@@ -1112,11 +1186,88 @@ impl armreg_rt::Layout for Pmccfiltr {
         res1: 0x0,
         default: 0x0,
         w1_effects: 0x0,
-        stored: 0xfd70_0000,
+        stored: 0xfdf0_0000,
         integer: 0x0,
         reset: None,
         name: "Pmccfiltr",
-        fields: "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+        fields: "rlh 20 1;rlu 21 1;rlk 22 1;t 23 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+    };
+}
+/// PMCCFILTR as seen through the AArch32 PMCCFILTR: P, U, NSK, NSU, NSH and RLU (bits 26:22 and 20:0 are RES0 there)
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmccfiltrA32>`](armreg_rt::Value), from `PmccfiltrA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR).
+///
+/// ```
+/// # use arm_pmuv3::{Layout, PmccfiltrA32};
+/// let value = PmccfiltrA32::DEFAULT.with(PmccfiltrA32::RLU, true);
+/// assert!(value.get(PmccfiltrA32::RLU));
+/// ```
+///
+/// Width: 32 bits. Derived from `PMEVTYPER`.
+///
+/// Source: Arm ARM DDI0487 §G8.4 PMCCFILTR; Arm's AARCHMRS 2024-12 (AArch32 PMCCFILTR: bits 26:22, 20:0 RES0)
+///
+#[cfg_attr(doc, doc = diagram_PmccfiltrA32!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
+pub enum PmccfiltrA32 {}
+impl PmccfiltrA32 {
+    /// `RLU`: Realm EL0 filtering (FEAT_RME)
+    ///
+    /// Bits \[21\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const RLU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
+    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2
+    ///
+    /// Bits \[27\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
+    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U
+    ///
+    /// Bits \[28\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
+    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P
+    ///
+    /// Bits \[29\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
+    /// `U`: User filtering: 1 = do not count at EL0
+    ///
+    /// Bits \[30\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const U: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
+    /// `P`: Privileged filtering: 1 = do not count at EL1
+    ///
+    /// Bits \[31\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const P: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
+}
+impl armreg_rt::Layout for PmccfiltrA32 {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf820_0000,
+        integer: 0x0,
+        reset: None,
+        name: "PmccfiltrA32",
+        fields: "rlu 21 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
     };
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
@@ -1662,6 +1813,7 @@ pub mod pmcr_a32 {
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
+/// - [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
 ///
 /// ```
@@ -1704,7 +1856,7 @@ impl armreg_rt::Layout for Pmevcntr {
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr32>`](armreg_rt::Value), from `Pmevcntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr32>`](armreg_rt::Value), from `Pmevcntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmevcntr32};
@@ -1744,12 +1896,10 @@ impl armreg_rt::Layout for Pmevcntr32 {
         fields: "evcnt 0 32",
     };
 }
-/// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
+/// Event Type Register n: event number and exception-level filters (bits \[31:0\]; bits \[19:16\] are RES0). The AArch64 register's bits \[63:32\] (TH, TLC, VS, SYNC, TE, TC: FEAT_PMUv3_TH, FEAT_PMUv3_SME, FEAT_SEBEP, FEAT_PMUv3_EDGE) are not described here
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER)
 /// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
-/// - [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER)
 /// - [`aarch64::PMXEVTYPER_EL0`](crate::aarch64::PMXEVTYPER_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevtyper`](crate::mmio::PmuExt32::pmevtyper)")]
 ///
@@ -1775,6 +1925,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 /// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filtering: EL3 is counted when M equals P |
 /// | \[25\] | [`MT`](Self::MT) | read/write | - | Multithreading: count events from all PEs that share affinity level 1 |
 /// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
+/// | \[23\] | [`T`](Self::T) | read/write | - | Transactional state filtering (FEAT_TME): 1 = count only events in Transactional state |
 /// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filtering (FEAT_RME) |
 /// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
 /// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filtering (FEAT_RME) |
@@ -1805,6 +1956,12 @@ impl Pmevtyper {
     ///
     /// Source: Arm ARM DDI0487 §D24.5
     pub const RLK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
+    /// `T`: Transactional state filtering (FEAT_TME): 1 = count only events in Transactional state
+    ///
+    /// Bits \[23\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5 PMEVTYPER&lt;n&gt;_EL0; Arm's AARCHMRS 2024-12 (PMEVTYPER&lt;n&gt;_EL0.T, when FEAT_TME)
+    pub const T: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
     /// `SH`: Secure EL2 filtering (FEAT_SEL2)
     ///
     /// Bits \[24\], read/write. Reset: not described.
@@ -1861,11 +2018,102 @@ impl armreg_rt::Layout for Pmevtyper {
         res1: 0x0,
         default: 0x0,
         w1_effects: 0x0,
-        stored: 0xff70_ffff,
+        stored: 0xfff0_ffff,
         integer: 0x0,
         reset: None,
         name: "Pmevtyper",
-        fields: "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+        fields: "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;t 23 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+    };
+}
+/// PMEVTYPER as seen through the AArch32 PMEVTYPER&lt;n&gt; and PMXEVTYPER: bits 26 (M), 24 (SH), 23 (T), 22 (RLK) and 20 (RLH) are RES0 there
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmevtyperA32>`](armreg_rt::Value), from `PmevtyperA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER), [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER).
+///
+/// ```
+/// # use arm_pmuv3::{Layout, PmevtyperA32};
+/// let value = PmevtyperA32::DEFAULT.with(PmevtyperA32::EVTCOUNT, 1);
+/// assert_eq!(value.get(PmevtyperA32::EVTCOUNT), 1);
+/// ```
+///
+/// Width: 32 bits. Derived from `PMEVTYPER`.
+///
+/// Source: Arm ARM DDI0487 §G8.4 PMEVTYPER&lt;n&gt;; Arm's AARCHMRS 2024-12 (AArch32 PMEVTYPER&lt;n&gt;: bits 26, 24:22, 20 RES0)
+///
+#[cfg_attr(doc, doc = diagram_PmevtyperA32!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
+/// | \[25\] | [`MT`](Self::MT) | read/write | - | Multithreading: count events from all PEs that share affinity level 1 |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
+/// | \[15:0\] | [`evtCount`](Self::EVTCOUNT) | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
+pub enum PmevtyperA32 {}
+impl PmevtyperA32 {
+    /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0
+    ///
+    /// Bits \[15:0\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const EVTCOUNT: armreg_rt::Field<Self, u16, u16> = armreg_rt::Field::new(0, 16);
+    /// `RLU`: Realm EL0 filtering (FEAT_RME)
+    ///
+    /// Bits \[21\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const RLU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
+    /// `MT`: Multithreading: count events from all PEs that share affinity level 1
+    ///
+    /// Bits \[25\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const MT: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(25, 1);
+    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2
+    ///
+    /// Bits \[27\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
+    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U
+    ///
+    /// Bits \[28\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
+    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P
+    ///
+    /// Bits \[29\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const NSK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
+    /// `U`: User filtering: 1 = do not count at EL0
+    ///
+    /// Bits \[30\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const U: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
+    /// `P`: Privileged filtering: 1 = do not count at EL1
+    ///
+    /// Bits \[31\], read/write. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §D24.5
+    pub const P: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
+}
+impl armreg_rt::Layout for PmevtyperA32 {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfa20_ffff,
+        integer: 0x0,
+        reset: None,
+        name: "PmevtyperA32",
+        fields: "evtcount 0 16;rlu 21 1;mt 25 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
     };
 }
 /// Machine Identification Register (PMMIR_EL1). The finer field layout is not described here

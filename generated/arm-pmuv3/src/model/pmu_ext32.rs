@@ -57,8 +57,8 @@ pub static PMU_EXT32_SPEC: armreg_rt::model::BlockSpec = armreg_rt::model::Block
             kind: armreg_rt::model::RegKind::Rw,
             reset: 0x0,
             bits: armreg_rt::model::Bits {
-                readable: 0xff70_ffff,
-                write: 0xff70_ffff,
+                readable: 0xfff0_ffff,
+                write: 0xfff0_ffff,
                 ..armreg_rt::model::Bits::NONE
             },
         },
@@ -71,8 +71,8 @@ pub static PMU_EXT32_SPEC: armreg_rt::model::BlockSpec = armreg_rt::model::Block
             kind: armreg_rt::model::RegKind::Rw,
             reset: 0x0,
             bits: armreg_rt::model::Bits {
-                readable: 0xfd70_0000,
-                write: 0xfd70_0000,
+                readable: 0xfdf0_0000,
+                write: 0xfdf0_0000,
                 ..armreg_rt::model::Bits::NONE
             },
         },
