@@ -472,7 +472,7 @@ fn explain_tells_what_a_rule_checks() {
         "rule:       no_overlapping_fields\n",
         "severity:   defect: an error in strict mode",
         "checks:     no bit belongs to two fields of a layout",
-        "applies to: native TOML, CMSIS-SVD, TI XML, Linux sysreg\n",
+        "applies to: native TOML, CMSIS-SVD, TI XML, Linux sysreg, AARCHMRS\n",
         "An input that breaks it:\n\n    fields = [",
     ] {
         assert!(stdout.contains(part), "no {part:?} in:\n{stdout}");

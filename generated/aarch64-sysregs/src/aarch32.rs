@@ -2806,6 +2806,175 @@ impl CNTHCTL {
     }
 }
 #[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHPS_CTL`:
+///
+/// `MRC`/`MCR` `p15, 0, c14, c2, 1`, read/write, layout [`CnthpsCtl`](crate::CnthpsCtl).
+///
+/// Implemented when `HaveAArch32() && FEAT_SEL2`.
+///
+/// A view of [`CNTP_CTL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHPS_CTL through CNTP_CTL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHPS_CTL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHPS_CTL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHPS_CTL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 14,
+        crm: 2,
+        opc2: 1,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthpsCtl> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 2, 1>("CNTHPS_CTL");
+        armreg_rt::Value::<crate::CnthpsCtl>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthpsCtl>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            2,
+            1,
+        >("CNTHPS_CTL", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthpsCtl>,
+        ) -> armreg_rt::Value<crate::CnthpsCtl>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 2, 1>("CNTHPS_CTL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthpsCtl>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHPS_CVAL`:
+///
+/// `MRRC`/`MCRR` `p15, 2, c14`, read/write, layout [`CnthpsCval`](crate::CnthpsCval).
+///
+/// Implemented when `HaveAArch32() && FEAT_SEL2`.
+///
+/// A view of [`CNTP_CVAL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHPS_CVAL through CNTP_CVAL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHPS_CVAL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHPS_CVAL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHPS_CVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
+        coproc: 15,
+        opc1: 2,
+        crm: 14,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthpsCval> {
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 2, 14>("CNTHPS_CVAL");
+        armreg_rt::Value::<crate::CnthpsCval>::from_bits_retain(raw)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthpsCval>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_wide_write::<15, 2, 14>("CNTHPS_CVAL", value.bits());
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthpsCval>,
+        ) -> armreg_rt::Value<crate::CnthpsCval>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 2, 14>("CNTHPS_CVAL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthpsCval>::from_bits_retain(raw).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHPS_TVAL`:
+///
+/// `MRC`/`MCR` `p15, 0, c14, c2, 0`, read/write, layout [`CnthpsTval`](crate::CnthpsTval).
+///
+/// Implemented when `HaveAArch32() && FEAT_SEL2`.
+///
+/// A view of [`CNTP_TVAL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHPS_TVAL through CNTP_TVAL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHPS_TVAL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHPS_TVAL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHPS_TVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 14,
+        crm: 2,
+        opc2: 0,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthpsTval> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 2, 0>("CNTHPS_TVAL");
+        armreg_rt::Value::<crate::CnthpsTval>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthpsTval>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            2,
+            0,
+        >("CNTHPS_TVAL", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthpsTval>,
+        ) -> armreg_rt::Value<crate::CnthpsTval>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 2, 0>("CNTHPS_TVAL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthpsTval>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
 /// `CNTHP_CTL`: Hyp mode physical timer control (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 4, c14, c2, 1`, read/write, layout [`CntpCtlA32`](crate::CntpCtlA32).
@@ -2965,6 +3134,344 @@ impl CNTHP_TVAL {
         let value = f(
             armreg_rt::Value::<crate::CntpTvalA32>::from_bits_retain(raw as u32)
                 .neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHVS_CTL`:
+///
+/// `MRC`/`MCR` `p15, 0, c14, c3, 1`, read/write, layout [`CnthvsCtl`](crate::CnthvsCtl).
+///
+/// Implemented when `HaveAArch32() && FEAT_SEL2`.
+///
+/// A view of [`CNTV_CTL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHVS_CTL through CNTV_CTL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHVS_CTL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHVS_CTL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHVS_CTL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 14,
+        crm: 3,
+        opc2: 1,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthvsCtl> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 1>("CNTHVS_CTL");
+        armreg_rt::Value::<crate::CnthvsCtl>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthvsCtl>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            3,
+            1,
+        >("CNTHVS_CTL", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthvsCtl>,
+        ) -> armreg_rt::Value<crate::CnthvsCtl>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 1>("CNTHVS_CTL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthvsCtl>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHVS_CVAL`:
+///
+/// `MRRC`/`MCRR` `p15, 3, c14`, read/write, layout [`CnthvsCval`](crate::CnthvsCval).
+///
+/// Implemented when `HaveAArch32() && FEAT_SEL2`.
+///
+/// A view of [`CNTV_CVAL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHVS_CVAL through CNTV_CVAL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHVS_CVAL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHVS_CVAL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHVS_CVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
+        coproc: 15,
+        opc1: 3,
+        crm: 14,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthvsCval> {
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 3, 14>("CNTHVS_CVAL");
+        armreg_rt::Value::<crate::CnthvsCval>::from_bits_retain(raw)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthvsCval>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_wide_write::<15, 3, 14>("CNTHVS_CVAL", value.bits());
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthvsCval>,
+        ) -> armreg_rt::Value<crate::CnthvsCval>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 3, 14>("CNTHVS_CVAL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthvsCval>::from_bits_retain(raw).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHVS_TVAL`:
+///
+/// `MRC`/`MCR` `p15, 0, c14, c3, 0`, read/write, layout [`CnthvsTval`](crate::CnthvsTval).
+///
+/// Implemented when `HaveAArch32() && FEAT_SEL2`.
+///
+/// A view of [`CNTV_TVAL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHVS_TVAL through CNTV_TVAL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHVS_TVAL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHVS_TVAL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHVS_TVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 14,
+        crm: 3,
+        opc2: 0,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthvsTval> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 0>("CNTHVS_TVAL");
+        armreg_rt::Value::<crate::CnthvsTval>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthvsTval>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            3,
+            0,
+        >("CNTHVS_TVAL", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthvsTval>,
+        ) -> armreg_rt::Value<crate::CnthvsTval>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 0>("CNTHVS_TVAL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthvsTval>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHV_CTL`:
+///
+/// `MRC`/`MCR` `p15, 0, c14, c3, 1`, read/write, layout [`CnthvCtl`](crate::CnthvCtl).
+///
+/// Implemented when `HaveAArch32() && FEAT_VHE`.
+///
+/// A view of [`CNTV_CTL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHV_CTL through CNTV_CTL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHV_CTL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHV_CTL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHV_CTL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 14,
+        crm: 3,
+        opc2: 1,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthvCtl> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 1>("CNTHV_CTL");
+        armreg_rt::Value::<crate::CnthvCtl>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthvCtl>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            3,
+            1,
+        >("CNTHV_CTL", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthvCtl>,
+        ) -> armreg_rt::Value<crate::CnthvCtl>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 1>("CNTHV_CTL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthvCtl>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHV_CVAL`:
+///
+/// `MRRC`/`MCRR` `p15, 3, c14`, read/write, layout [`CnthvCval`](crate::CnthvCval).
+///
+/// Implemented when `HaveAArch32() && FEAT_VHE`.
+///
+/// A view of [`CNTV_CVAL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHV_CVAL through CNTV_CVAL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHV_CVAL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHV_CVAL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHV_CVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
+        coproc: 15,
+        opc1: 3,
+        crm: 14,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthvCval> {
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 3, 14>("CNTHV_CVAL");
+        armreg_rt::Value::<crate::CnthvCval>::from_bits_retain(raw)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthvCval>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_wide_write::<15, 3, 14>("CNTHV_CVAL", value.bits());
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthvCval>,
+        ) -> armreg_rt::Value<crate::CnthvCval>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_wide_read::<15, 3, 14>("CNTHV_CVAL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthvCval>::from_bits_retain(raw).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `CNTHV_TVAL`:
+///
+/// `MRC`/`MCR` `p15, 0, c14, c3, 0`, read/write, layout [`CnthvTval`](crate::CnthvTval).
+///
+/// Implemented when `HaveAArch32() && FEAT_VHE`.
+///
+/// A view of [`CNTV_TVAL`]: the same encoding, with the layout that applies when Arm's data reaches CNTHV_TVAL through CNTV_TVAL's encoding, under the conditions of its accessors.
+///
+/// Source: Arm ARM DDI0487, CNTHV_TVAL
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct CNTHV_TVAL;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl CNTHV_TVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 14,
+        crm: 3,
+        opc2: 0,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthvTval> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 0>("CNTHV_TVAL");
+        armreg_rt::Value::<crate::CnthvTval>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthvTval>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            14,
+            3,
+            0,
+        >("CNTHV_TVAL", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthvTval>,
+        ) -> armreg_rt::Value<crate::CnthvTval>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 14, 3, 0>("CNTHV_TVAL");
+        let value = f(
+            armreg_rt::Value::<crate::CnthvTval>::from_bits_retain(raw as u32).neutral(),
         );
         Self::write(value);
     }
@@ -14914,6 +15421,886 @@ impl ICIMVAU {
             5,
             1,
         >("ICIMVAU", u64::from(value.bits()));
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_AP0R<n>`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c8, 4`, read/write, layout [`IcvAp0r`](crate::IcvAp0r).
+///
+/// An array of 4 registers: `ICV_AP0R.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICV_AP0R.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_AP0R`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_AP0R&lt;n&gt; is then ICV_AP0R&lt;n&gt;.
+///
+/// Source: Arm ARM DDI0487, ICV_AP0R&lt;n&gt;
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_AP0R;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_AP0R {
+    /// The number of registers in the array.
+    pub const COUNT: usize = 4;
+    /// The encoding of element `n`, if there is one.
+    pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
+        if n < Self::COUNT { Some(Self::element_path(n)) } else { None }
+    }
+    /// The encoding of element `n` (`n < COUNT`).
+    #[allow(dead_code, reason = "only the host's accessors use it")]
+    const fn element_path(n: usize) -> armreg_rt::SysRegPath {
+        armreg_rt::SysRegPath::A32 {
+            coproc: 15,
+            opc1: 0,
+            crn: 12,
+            crm: ((68 + n) >> 3) as u8,
+            opc2: ((68 + n) & 7) as u8,
+        }
+    }
+    /// Element `N`, checked when the program is compiled: one instruction.
+    #[inline(always)]
+    pub const fn at<const N: usize>(self) -> armreg_rt::array::Element<Self, N> {
+        armreg_rt::array::Element::new(self)
+    }
+    /// Element `n`, or an error if there is none.
+    #[inline(always)]
+    pub const fn try_at(
+        self,
+        n: usize,
+    ) -> Result<armreg_rt::array::Indexed<Self>, armreg_rt::IndexOutOfRange> {
+        armreg_rt::array::Indexed::new(self, n)
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl armreg_rt::array::SysRegArray for ICV_AP0R {
+    type Layout = crate::IcvAp0r;
+    type Access = armreg_rt::access::Rw;
+    const COUNT: usize = 4;
+    const NAME: &'static str = "ICV_AP0R<n>";
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl armreg_rt::array::ReadElement for ICV_AP0R {
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_at<const N: usize>() -> armreg_rt::Value<crate::IcvAp0r> {
+        #[cfg(target_arch = "arm")]
+        let raw = {
+            let raw: u32;
+            // SAFETY: this reads one system register, element N < COUNT of the array (checked where the
+            // element was made), into a register operand: it touches no memory and no stack
+            // (`nostack`) and leaves the flags alone (`preserves_flags`).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {raw}, c12, c{crm}, {opc2}", raw = out(reg) raw, crm =
+                    const (68 + N) >> 3, opc2 = const (68 + N) & 7, options(nostack,
+                    preserves_flags)
+                );
+            }
+            u64::from(raw)
+        };
+        #[cfg(not(target_arch = "arm"))]
+        let raw = armreg_rt::host::read("ICV_AP0R<n>", Self::element_path(N));
+        armreg_rt::Value::<crate::IcvAp0r>::from_bits_retain(raw as u32)
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_index(n: usize) -> armreg_rt::Value<crate::IcvAp0r> {
+        match n {
+            0 => Self::read_at::<0>(),
+            1 => Self::read_at::<1>(),
+            2 => Self::read_at::<2>(),
+            3 => Self::read_at::<3>(),
+            _ => armreg_rt::array::out_of_range("ICV_AP0R<n>", n, 4),
+        }
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl armreg_rt::array::WriteElement for ICV_AP0R {
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_at<const N: usize>(value: armreg_rt::Value<crate::IcvAp0r>) {
+        let raw = u64::from(value.bits());
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register, element N < COUNT of the array, from a register
+            // operand: it touches no memory and no stack and leaves the flags alone; its effects
+            // are the architectural ones this register's documentation states.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 0, {raw}, c12, c{crm}, {opc2}", raw = in (reg) raw as u32,
+                    crm = const (68 + N) >> 3, opc2 = const (68 + N) & 7,
+                    options(nostack, preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        armreg_rt::host::write("ICV_AP0R<n>", Self::element_path(N), raw);
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_index(n: usize, value: armreg_rt::Value<crate::IcvAp0r>) {
+        match n {
+            0 => Self::write_at::<0>(value),
+            1 => Self::write_at::<1>(value),
+            2 => Self::write_at::<2>(value),
+            3 => Self::write_at::<3>(value),
+            _ => armreg_rt::array::out_of_range("ICV_AP0R<n>", n, 4),
+        }
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_AP1R<n>`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c9, 0`, read/write, layout [`IcvAp1r`](crate::IcvAp1r).
+///
+/// An array of 4 registers: `ICV_AP1R.at::<N>()` is element N, checked when the program is compiled (one instruction); `ICV_AP1R.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_AP1R`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_AP1R&lt;n&gt; is then ICV_AP1R&lt;n&gt;.
+///
+/// Source: Arm ARM DDI0487, ICV_AP1R&lt;n&gt;
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_AP1R;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_AP1R {
+    /// The number of registers in the array.
+    pub const COUNT: usize = 4;
+    /// The encoding of element `n`, if there is one.
+    pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
+        if n < Self::COUNT { Some(Self::element_path(n)) } else { None }
+    }
+    /// The encoding of element `n` (`n < COUNT`).
+    #[allow(dead_code, reason = "only the host's accessors use it")]
+    const fn element_path(n: usize) -> armreg_rt::SysRegPath {
+        armreg_rt::SysRegPath::A32 {
+            coproc: 15,
+            opc1: 0,
+            crn: 12,
+            crm: ((72 + n) >> 3) as u8,
+            opc2: ((72 + n) & 7) as u8,
+        }
+    }
+    /// Element `N`, checked when the program is compiled: one instruction.
+    #[inline(always)]
+    pub const fn at<const N: usize>(self) -> armreg_rt::array::Element<Self, N> {
+        armreg_rt::array::Element::new(self)
+    }
+    /// Element `n`, or an error if there is none.
+    #[inline(always)]
+    pub const fn try_at(
+        self,
+        n: usize,
+    ) -> Result<armreg_rt::array::Indexed<Self>, armreg_rt::IndexOutOfRange> {
+        armreg_rt::array::Indexed::new(self, n)
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl armreg_rt::array::SysRegArray for ICV_AP1R {
+    type Layout = crate::IcvAp1r;
+    type Access = armreg_rt::access::Rw;
+    const COUNT: usize = 4;
+    const NAME: &'static str = "ICV_AP1R<n>";
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl armreg_rt::array::ReadElement for ICV_AP1R {
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_at<const N: usize>() -> armreg_rt::Value<crate::IcvAp1r> {
+        #[cfg(target_arch = "arm")]
+        let raw = {
+            let raw: u32;
+            // SAFETY: this reads one system register, element N < COUNT of the array (checked where the
+            // element was made), into a register operand: it touches no memory and no stack
+            // (`nostack`) and leaves the flags alone (`preserves_flags`).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {raw}, c12, c{crm}, {opc2}", raw = out(reg) raw, crm =
+                    const (72 + N) >> 3, opc2 = const (72 + N) & 7, options(nostack,
+                    preserves_flags)
+                );
+            }
+            u64::from(raw)
+        };
+        #[cfg(not(target_arch = "arm"))]
+        let raw = armreg_rt::host::read("ICV_AP1R<n>", Self::element_path(N));
+        armreg_rt::Value::<crate::IcvAp1r>::from_bits_retain(raw as u32)
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_index(n: usize) -> armreg_rt::Value<crate::IcvAp1r> {
+        match n {
+            0 => Self::read_at::<0>(),
+            1 => Self::read_at::<1>(),
+            2 => Self::read_at::<2>(),
+            3 => Self::read_at::<3>(),
+            _ => armreg_rt::array::out_of_range("ICV_AP1R<n>", n, 4),
+        }
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl armreg_rt::array::WriteElement for ICV_AP1R {
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_at<const N: usize>(value: armreg_rt::Value<crate::IcvAp1r>) {
+        let raw = u64::from(value.bits());
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register, element N < COUNT of the array, from a register
+            // operand: it touches no memory and no stack and leaves the flags alone; its effects
+            // are the architectural ones this register's documentation states.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 0, {raw}, c12, c{crm}, {opc2}", raw = in (reg) raw as u32,
+                    crm = const (72 + N) >> 3, opc2 = const (72 + N) & 7,
+                    options(nostack, preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        armreg_rt::host::write("ICV_AP1R<n>", Self::element_path(N), raw);
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_index(n: usize, value: armreg_rt::Value<crate::IcvAp1r>) {
+        match n {
+            0 => Self::write_at::<0>(value),
+            1 => Self::write_at::<1>(value),
+            2 => Self::write_at::<2>(value),
+            3 => Self::write_at::<3>(value),
+            _ => armreg_rt::array::out_of_range("ICV_AP1R<n>", n, 4),
+        }
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_BPR0`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c8, 3`, read/write, layout [`IcvBpr0`](crate::IcvBpr0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_BPR0`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_BPR0 is then ICV_BPR0.
+///
+/// Source: Arm ARM DDI0487, ICV_BPR0
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_BPR0;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_BPR0 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 8,
+        opc2: 3,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvBpr0> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 8, 3>("ICV_BPR0");
+        armreg_rt::Value::<crate::IcvBpr0>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvBpr0>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            12,
+            8,
+            3,
+        >("ICV_BPR0", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::IcvBpr0>,
+        ) -> armreg_rt::Value<crate::IcvBpr0>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 8, 3>("ICV_BPR0");
+        let value = f(
+            armreg_rt::Value::<crate::IcvBpr0>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_BPR1`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c12, 3`, read/write, layout [`IcvBpr1`](crate::IcvBpr1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_BPR1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_BPR1 is then ICV_BPR1.
+///
+/// Source: Arm ARM DDI0487, ICV_BPR1
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_BPR1;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_BPR1 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 12,
+        opc2: 3,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvBpr1> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 3>("ICV_BPR1");
+        armreg_rt::Value::<crate::IcvBpr1>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvBpr1>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            12,
+            12,
+            3,
+        >("ICV_BPR1", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::IcvBpr1>,
+        ) -> armreg_rt::Value<crate::IcvBpr1>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 3>("ICV_BPR1");
+        let value = f(
+            armreg_rt::Value::<crate::IcvBpr1>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_CTLR`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c12, 4`, read/write, layout [`IcvCtlr`](crate::IcvCtlr).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_CTLR`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_CTLR is then ICV_CTLR.
+///
+/// Source: Arm ARM DDI0487, ICV_CTLR
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_CTLR;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_CTLR {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 12,
+        opc2: 4,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvCtlr> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 4>("ICV_CTLR");
+        armreg_rt::Value::<crate::IcvCtlr>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvCtlr>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            12,
+            12,
+            4,
+        >("ICV_CTLR", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::IcvCtlr>,
+        ) -> armreg_rt::Value<crate::IcvCtlr>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 4>("ICV_CTLR");
+        let value = f(
+            armreg_rt::Value::<crate::IcvCtlr>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_DIR`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c11, 1`, write-only, layout [`IcvDir`](crate::IcvDir).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_DIR`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_DIR is then ICV_DIR.
+///
+/// Source: Arm ARM DDI0487, ICV_DIR
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_DIR;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_DIR {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 11,
+        opc2: 1,
+    };
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvDir>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            12,
+            11,
+            1,
+        >("ICV_DIR", u64::from(value.bits()));
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_EOIR0`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c8, 1`, write-only, layout [`IcvEoir0`](crate::IcvEoir0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_EOIR0`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_EOIR0 is then ICV_EOIR0.
+///
+/// Source: Arm ARM DDI0487, ICV_EOIR0
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_EOIR0;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_EOIR0 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 8,
+        opc2: 1,
+    };
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvEoir0>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            12,
+            8,
+            1,
+        >("ICV_EOIR0", u64::from(value.bits()));
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_EOIR1`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c12, 1`, write-only, layout [`IcvEoir1`](crate::IcvEoir1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_EOIR1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_EOIR1 is then ICV_EOIR1.
+///
+/// Source: Arm ARM DDI0487, ICV_EOIR1
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_EOIR1;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_EOIR1 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 12,
+        opc2: 1,
+    };
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvEoir1>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            12,
+            12,
+            1,
+        >("ICV_EOIR1", u64::from(value.bits()));
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_HPPIR0`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c8, 2`, read-only, layout [`IcvHppir0`](crate::IcvHppir0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_HPPIR0`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_HPPIR0 is then ICV_HPPIR0.
+///
+/// Source: Arm ARM DDI0487, ICV_HPPIR0
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_HPPIR0;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_HPPIR0 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 8,
+        opc2: 2,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvHppir0> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 8, 2>("ICV_HPPIR0");
+        armreg_rt::Value::<crate::IcvHppir0>::from_bits_retain(raw as u32)
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_HPPIR1`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c12, 2`, read-only, layout [`IcvHppir1`](crate::IcvHppir1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_HPPIR1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_HPPIR1 is then ICV_HPPIR1.
+///
+/// Source: Arm ARM DDI0487, ICV_HPPIR1
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_HPPIR1;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_HPPIR1 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 12,
+        opc2: 2,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvHppir1> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 2>("ICV_HPPIR1");
+        armreg_rt::Value::<crate::IcvHppir1>::from_bits_retain(raw as u32)
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_IAR0`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c8, 0`, read-only, layout [`IcvIar0`](crate::IcvIar0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_IAR0`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_IAR0 is then ICV_IAR0.
+///
+/// Source: Arm ARM DDI0487, ICV_IAR0
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_IAR0;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_IAR0 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 8,
+        opc2: 0,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvIar0> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 8, 0>("ICV_IAR0");
+        armreg_rt::Value::<crate::IcvIar0>::from_bits_retain(raw as u32)
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_IAR1`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c12, 0`, read-only, layout [`IcvIar1`](crate::IcvIar1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_IAR1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_IAR1 is then ICV_IAR1.
+///
+/// Source: Arm ARM DDI0487, ICV_IAR1
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_IAR1;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_IAR1 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 12,
+        opc2: 0,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvIar1> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 0>("ICV_IAR1");
+        armreg_rt::Value::<crate::IcvIar1>::from_bits_retain(raw as u32)
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_IGRPEN0`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c12, 6`, read/write, layout [`IcvIgrpen0`](crate::IcvIgrpen0).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_IGRPEN0`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_IGRPEN0 is then ICV_IGRPEN0.
+///
+/// Source: Arm ARM DDI0487, ICV_IGRPEN0
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_IGRPEN0;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_IGRPEN0 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 12,
+        opc2: 6,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvIgrpen0> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 6>("ICV_IGRPEN0");
+        armreg_rt::Value::<crate::IcvIgrpen0>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvIgrpen0>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            12,
+            12,
+            6,
+        >("ICV_IGRPEN0", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::IcvIgrpen0>,
+        ) -> armreg_rt::Value<crate::IcvIgrpen0>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 6>("ICV_IGRPEN0");
+        let value = f(
+            armreg_rt::Value::<crate::IcvIgrpen0>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_IGRPEN1`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c12, 7`, read/write, layout [`IcvIgrpen1`](crate::IcvIgrpen1).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_IGRPEN1`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_IGRPEN1 is then ICV_IGRPEN1.
+///
+/// Source: Arm ARM DDI0487, ICV_IGRPEN1
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_IGRPEN1;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_IGRPEN1 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 12,
+        opc2: 7,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvIgrpen1> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 7>("ICV_IGRPEN1");
+        armreg_rt::Value::<crate::IcvIgrpen1>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvIgrpen1>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            12,
+            12,
+            7,
+        >("ICV_IGRPEN1", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::IcvIgrpen1>,
+        ) -> armreg_rt::Value<crate::IcvIgrpen1>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 12, 7>("ICV_IGRPEN1");
+        let value = f(
+            armreg_rt::Value::<crate::IcvIgrpen1>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_PMR`:
+///
+/// `MRC`/`MCR` `p15, 0, c4, c6, 0`, read/write, layout [`IcvPmr`](crate::IcvPmr).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_PMR`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_PMR is then ICV_PMR.
+///
+/// Source: Arm ARM DDI0487, ICV_PMR
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_PMR;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_PMR {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 4,
+        crm: 6,
+        opc2: 0,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvPmr> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 4, 6, 0>("ICV_PMR");
+        armreg_rt::Value::<crate::IcvPmr>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IcvPmr>>) {
+        let value = value.into();
+        armreg_rt::sysreg::a32_write::<
+            15,
+            0,
+            4,
+            6,
+            0,
+        >("ICV_PMR", u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::IcvPmr>,
+        ) -> armreg_rt::Value<crate::IcvPmr>,
+    ) {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 4, 6, 0>("ICV_PMR");
+        let value = f(
+            armreg_rt::Value::<crate::IcvPmr>::from_bits_retain(raw as u32).neutral(),
+        );
+        Self::write(value);
+    }
+}
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+/// `ICV_RPR`:
+///
+/// `MRC`/`MCR` `p15, 0, c12, c11, 3`, read-only, layout [`IcvRpr`](crate::IcvRpr).
+///
+/// Implemented when `HaveAArch32EL(EL1) && FEAT_GICv3 && HaveEL(EL2)`.
+///
+/// A view of [`ICC_RPR`]: the same encoding, with the layout that applies when the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): ICC_RPR is then ICV_RPR.
+///
+/// Source: Arm ARM DDI0487, ICV_RPR
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy)]
+/// Compiled with the cargo feature `aarch32` (in `all`, the default), on targets other than AArch64, where the instruction does not exist.
+pub struct ICV_RPR;
+#[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]
+impl ICV_RPR {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 12,
+        crm: 11,
+        opc2: 3,
+    };
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::IcvRpr> {
+        let raw = armreg_rt::sysreg::a32_read::<15, 0, 12, 11, 3>("ICV_RPR");
+        armreg_rt::Value::<crate::IcvRpr>::from_bits_retain(raw as u32)
     }
 }
 #[cfg(all(feature = "aarch32", not(target_arch = "aarch64")))]

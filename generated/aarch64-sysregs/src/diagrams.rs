@@ -1162,6 +1162,24 @@ macro_rules! diagram_CnthctlE2h {
 </svg>
 </div>"## };
 }
+macro_rules! diagram_CnthpsCtl {
+    () => { r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="136.2" viewBox="0 0 724 136.2" role="img" aria-label="Bit fields of CNTHPS_CTL" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CNTHPS_CTL</title>
+<rect width="724" height="136.2" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTHPS_CTL · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>RES0_31_3 [31:3] reserved, 0</title><rect x="10" y="46" width="638" height="58.2" fill="#a8a8a8" stroke="#333"/><text x="329" y="75.1" fill="#fff" dominant-baseline="central">RES0</text></g>
+<g><title>ISTATUS [2] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="648" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="659" y="75.1" transform="rotate(-90 659 75.1)" dominant-baseline="central">ISTATUS</text></g>
+<g><title>IMASK [1] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="670" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="681" y="75.1" transform="rotate(-90 681 75.1)" dominant-baseline="central">IMASK</text></g>
+<g><title>ENABLE [0] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="692" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="703" y="75.1" transform="rotate(-90 703 75.1)" dominant-baseline="central">ENABLE</text></g>
+</g>
+<rect x="10" y="114.2" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="120.2" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="114.2" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="133.6" y="120.2" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
+</svg>
+</div>"## };
+}
 macro_rules! diagram_CnthpsCtlEl2 {
     () => { r##"<div class="register-diagram">
 <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="194.2" viewBox="0 0 724 194.2" role="img" aria-label="Bit fields of CNTHPS_CTL_EL2" font-family="monospace" style="max-width:100%;height:auto">
@@ -1184,12 +1202,12 @@ macro_rules! diagram_CnthpsCtlEl2 {
 </svg>
 </div>"## };
 }
-macro_rules! diagram_CnthpsCvalEl2 {
+macro_rules! diagram_CnthpsCval {
     () => { r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTHPS_CVAL_EL2" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTHPS_CVAL_EL2</title>
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTHPS_CVAL" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CNTHPS_CVAL</title>
 <rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTHPS_CVAL_EL2 · 64 bits · reset not described</text>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTHPS_CVAL · 64 bits · reset not described</text>
 <text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
 <g><title>CompareValue [63:0] read/write</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">CompareValue</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
@@ -1199,6 +1217,20 @@ macro_rules! diagram_CnthpsCvalEl2 {
 <g><title>CompareValue [63:0] read/write</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">CompareValue</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
 </g>
 <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"## };
+}
+macro_rules! diagram_CnthpsTval {
+    () => { r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CNTHPS_TVAL" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CNTHPS_TVAL</title>
+<rect width="724" height="114" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTHPS_TVAL · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>TimerValue [31:0] read/write</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">TimerValue</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+</g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
 </svg>
 </div>"## };
 }
@@ -1320,20 +1352,6 @@ macro_rules! diagram_CntpCtlA32 {
 <rect x="10" y="114.2" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="120.2" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
 <rect x="116.6" y="114.2" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="133.6" y="120.2" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
 <rect x="217.8" y="114.2" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="234.8" y="120.2" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
-</svg>
-</div>"## };
-}
-macro_rules! diagram_CntpTvalA32 {
-    () => { r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CNTP_TVAL_A32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTP_TVAL_A32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTP_TVAL_A32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>TimerValue [31:0] read/write: Signed ticks until the condition is met (negative once it is)</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">TimerValue</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
 </svg>
 </div>"## };
 }
@@ -6259,6 +6277,31 @@ macro_rules! diagram_IcvAp1rEl1 {
 </g>
 <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
 <rect x="116.6" y="150" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="133.6" y="156" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
+</svg>
+</div>"## };
+}
+macro_rules! diagram_IcvCtlr {
+    () => { r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="142.8" viewBox="0 0 724 142.8" role="img" aria-label="Bit fields of ICV_CTLR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of ICV_CTLR</title>
+<rect width="724" height="142.8" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">ICV_CTLR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>RES0_31_20 [31:20] reserved, 0</title><rect x="10" y="46" width="264" height="64.8" fill="#a8a8a8" stroke="#333"/><text x="142" y="78.4" fill="#fff" dominant-baseline="central">RES0</text></g>
+<g><title>ExtRange [19] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="274" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="285" y="78.4" transform="rotate(-90 285 78.4)" dominant-baseline="central">ExtRange</text></g>
+<g><title>RSS [18] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="296" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="307" y="78.4" transform="rotate(-90 307 78.4)" dominant-baseline="central">RSS</text></g>
+<g><title>RES0_17_16 [17:16] reserved, 0</title><rect x="318" y="46" width="44" height="64.8" fill="#a8a8a8" stroke="#333"/><text x="340" y="78.4" fill="#fff" dominant-baseline="central">RES0</text></g>
+<g><title>A3V [15] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="362" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="373" y="78.4" transform="rotate(-90 373 78.4)" dominant-baseline="central">A3V</text></g>
+<g><title>SEIS [14] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="384" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="395" y="78.4" transform="rotate(-90 395 78.4)" dominant-baseline="central">SEIS</text></g>
+<g><title>IDbits [13:11] read/write: Values Arm&#39;s data lists: `0b000`, `0b001`.</title><rect x="406" y="46" width="66" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="439" y="72.4" dominant-baseline="central">IDbits</text><text x="439" y="86.4" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>PRIbits [10:8] read/write</title><rect x="472" y="46" width="66" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="505" y="72.4" dominant-baseline="central">PRIbits</text><text x="505" y="86.4" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>RES0_7_2 [7:2] reserved, 0</title><rect x="538" y="46" width="132" height="64.8" fill="#a8a8a8" stroke="#333"/><text x="604" y="78.4" fill="#fff" dominant-baseline="central">RES0</text></g>
+<g><title>EOImode [1] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="670" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="681" y="78.4" transform="rotate(-90 681 78.4)" dominant-baseline="central">EOImode</text></g>
+<g><title>CBPR [0] read/write: Values Arm&#39;s data lists: `0b0`, `0b1`.</title><rect x="692" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="703" y="78.4" transform="rotate(-90 703 78.4)" dominant-baseline="central">CBPR</text></g>
+</g>
+<rect x="10" y="120.8" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="126.8" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="120.8" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="133.6" y="126.8" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
 </svg>
 </div>"## };
 }

@@ -34,11 +34,11 @@ fn normalized(name: &str) -> String {
 
 /// The register whose encoding an entry without one of its own is reached through: the virtual
 /// CPU interface's `ICV_PMR_EL1` is `MRS`/`MSR` of `ICC_PMR_EL1` with virtual interrupts enabled.
-fn borrowed_encoding(entry: &Entry) -> Option<String> {
+fn borrowed_encoding(entry: &Entry, kinds: &[&str]) -> Option<String> {
     let mut names = entry
         .accessors
         .iter()
-        .filter(|a| matches!(a.name.as_deref(), Some(n) if A64.contains(&n)))
+        .filter(|a| matches!(a.name.as_deref(), Some(n) if kinds.contains(&n)))
         .flat_map(|a| a.encoding.iter().filter_map(|e| e.asmvalue.clone()));
     let first = names.next()?;
     (names.all(|n| n == first) && !first.contains("<op1>")).then(|| {
@@ -64,7 +64,11 @@ pub fn lower_view_of(entry: &Entry, path: &str, of: &str, at: &Located, out: &mu
         .device
         .sysregs
         .iter()
-        .find(|r| r.view.is_none() && layout_name(&r.name) == layout_name(of))
+        .find(|r| {
+            let same_state = matches!(r.path, SysRegPath::A64 { .. })
+                == (entry.state.as_deref() == Some("AArch64"));
+            same_state && r.view.is_none() && layout_name(&r.name) == layout_name(of)
+        })
         .cloned()
     else {
         out.unsupported(
@@ -124,10 +128,17 @@ pub fn lower_view_of(entry: &Entry, path: &str, of: &str, at: &Located, out: &mu
                 name: target.name.clone(),
                 pos: pos.clone(),
             },
-            when: format!(
-                "the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): {} is then {}",
-                target.name, entry.name
-            ),
+            when: if entry.name.starts_with("ICV_") {
+                format!(
+                    "the access is from EL1 with virtual interrupts enabled (HCR_EL2.IMO or FMO set): {} is then {}",
+                    target.name, entry.name
+                )
+            } else {
+                format!(
+                    "Arm's data reaches {} through {}'s encoding, under the conditions of its accessors",
+                    entry.name, target.name
+                )
+            },
         }),
         doc: None,
         condition,
@@ -188,11 +199,16 @@ pub fn lower(entry: &Entry, path: &str, at: &Located, out: &mut Lowering) {
         (read, write)
     };
     let Some(&(k, accessor, e)) = read.as_ref().or(write.as_ref()) else {
+        let kinds: &[&str] = if aarch64 {
+            &A64
+        } else {
+            &[A32[0], A32[1], A32_64[0], A32_64[1]]
+        };
+        if let Some(of) = borrowed_encoding(entry, kinds) {
+            out.borrowed.push((entry_index(path), of));
+            return;
+        }
         if aarch64 {
-            if let Some(of) = borrowed_encoding(entry) {
-                out.borrowed.push((entry_index(path), of));
-                return;
-            }
             if entry
                 .accessors
                 .iter()

@@ -128,12 +128,30 @@
 #define AARCH64_SYSREGS_CNTFRQ_ENCODING "p15, 0, c14, c0, 0"
 /* CNTHCTL: MRC/MCR p15, 4, c14, c1, 0, read/write, layout CNTHCTL_A32. Counter-timer Hypervisor Control (AArch32 MRC/MCR). Source: Arm ARM DDI0487, CNTHCTL (AArch32) */
 #define AARCH64_SYSREGS_CNTHCTL_ENCODING "p15, 4, c14, c1, 0"
+/* CNTHPS_CTL: MRC/MCR p15, 0, c14, c2, 1, read/write, layout CNTHPS_CTL. Source: Arm ARM DDI0487, CNTHPS_CTL */
+#define AARCH64_SYSREGS_CNTHPS_CTL_ENCODING "p15, 0, c14, c2, 1"
+/* CNTHPS_CVAL: MRRC/MCRR p15, 2, c14, read/write, layout CNTHPS_CVAL. Source: Arm ARM DDI0487, CNTHPS_CVAL */
+#define AARCH64_SYSREGS_CNTHPS_CVAL_ENCODING "p15, 2, c14"
+/* CNTHPS_TVAL: MRC/MCR p15, 0, c14, c2, 0, read/write, layout CNTHPS_TVAL. Source: Arm ARM DDI0487, CNTHPS_TVAL */
+#define AARCH64_SYSREGS_CNTHPS_TVAL_ENCODING "p15, 0, c14, c2, 0"
 /* CNTHP_CTL: MRC/MCR p15, 4, c14, c2, 1, read/write, layout CNTP_CTL_A32. Hyp mode physical timer control (AArch32 MRC/MCR). Source: Arm ARM DDI0487, CNTHP_CTL (AArch32) */
 #define AARCH64_SYSREGS_CNTHP_CTL_ENCODING "p15, 4, c14, c2, 1"
 /* CNTHP_CVAL: MRRC/MCRR p15, 6, c14, read/write, layout CNTP_CVAL. Hyp mode physical timer CompareValue (AArch32 64-bit MRRC/MCRR). Source: Arm ARM DDI0487, CNTHP_CVAL (AArch32) */
 #define AARCH64_SYSREGS_CNTHP_CVAL_ENCODING "p15, 6, c14"
 /* CNTHP_TVAL: MRC/MCR p15, 4, c14, c2, 0, read/write, layout CNTP_TVAL_A32. Hyp mode physical timer TimerValue (AArch32 MRC/MCR). Source: Arm ARM DDI0487, CNTHP_TVAL (AArch32) */
 #define AARCH64_SYSREGS_CNTHP_TVAL_ENCODING "p15, 4, c14, c2, 0"
+/* CNTHVS_CTL: MRC/MCR p15, 0, c14, c3, 1, read/write, layout CNTHVS_CTL. Source: Arm ARM DDI0487, CNTHVS_CTL */
+#define AARCH64_SYSREGS_CNTHVS_CTL_ENCODING "p15, 0, c14, c3, 1"
+/* CNTHVS_CVAL: MRRC/MCRR p15, 3, c14, read/write, layout CNTHVS_CVAL. Source: Arm ARM DDI0487, CNTHVS_CVAL */
+#define AARCH64_SYSREGS_CNTHVS_CVAL_ENCODING "p15, 3, c14"
+/* CNTHVS_TVAL: MRC/MCR p15, 0, c14, c3, 0, read/write, layout CNTHVS_TVAL. Source: Arm ARM DDI0487, CNTHVS_TVAL */
+#define AARCH64_SYSREGS_CNTHVS_TVAL_ENCODING "p15, 0, c14, c3, 0"
+/* CNTHV_CTL: MRC/MCR p15, 0, c14, c3, 1, read/write, layout CNTHV_CTL. Source: Arm ARM DDI0487, CNTHV_CTL */
+#define AARCH64_SYSREGS_CNTHV_CTL_ENCODING "p15, 0, c14, c3, 1"
+/* CNTHV_CVAL: MRRC/MCRR p15, 3, c14, read/write, layout CNTHV_CVAL. Source: Arm ARM DDI0487, CNTHV_CVAL */
+#define AARCH64_SYSREGS_CNTHV_CVAL_ENCODING "p15, 3, c14"
+/* CNTHV_TVAL: MRC/MCR p15, 0, c14, c3, 0, read/write, layout CNTHV_TVAL. Source: Arm ARM DDI0487, CNTHV_TVAL */
+#define AARCH64_SYSREGS_CNTHV_TVAL_ENCODING "p15, 0, c14, c3, 0"
 /* CNTKCTL: MRC/MCR p15, 0, c14, c1, 0, read/write, layout CNTKCTL_A32. Counter-timer Kernel Control (AArch32 MRC/MCR). Source: Arm ARM DDI0487, CNTKCTL (AArch32) */
 #define AARCH64_SYSREGS_CNTKCTL_ENCODING "p15, 0, c14, c1, 0"
 /* CNTPCT: MRRC/MCRR p15, 0, c14, read-only, layout CNTPCT. Counter-timer Physical Count (AArch32 64-bit MRRC). Source: Arm ARM DDI0487 CNTPCT (AArch32) */
@@ -596,6 +614,40 @@
 #define AARCH64_SYSREGS_ICIALLUIS_ENCODING "p15, 0, c7, c1, 0"
 /* ICIMVAU: MRC/MCR p15, 0, c7, c5, 1, write-only, layout ICIMVAU. Source: Arm ARM DDI0487, ICIMVAU */
 #define AARCH64_SYSREGS_ICIMVAU_ENCODING "p15, 0, c7, c5, 1"
+/* ICV_AP0R<n>: MRC/MCR p15, 0, c12, c8, 4, read/write, layout ICV_AP0R. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, ICV_AP0R<n> */
+#define AARCH64_SYSREGS_ICV_AP0R_ENCODING "p15, 0, c12, c8, 4"
+#define AARCH64_SYSREGS_ICV_AP0R_COUNT 4u
+/* ICV_AP1R<n>: MRC/MCR p15, 0, c12, c9, 0, read/write, layout ICV_AP1R. An array of 4: element n adds n to the CRm:op2 part of the encoding; other n read as 0 and are not written. Source: Arm ARM DDI0487, ICV_AP1R<n> */
+#define AARCH64_SYSREGS_ICV_AP1R_ENCODING "p15, 0, c12, c9, 0"
+#define AARCH64_SYSREGS_ICV_AP1R_COUNT 4u
+/* ICV_BPR0: MRC/MCR p15, 0, c12, c8, 3, read/write, layout ICV_BPR0. Source: Arm ARM DDI0487, ICV_BPR0 */
+#define AARCH64_SYSREGS_ICV_BPR0_ENCODING "p15, 0, c12, c8, 3"
+/* ICV_BPR1: MRC/MCR p15, 0, c12, c12, 3, read/write, layout ICV_BPR1. Source: Arm ARM DDI0487, ICV_BPR1 */
+#define AARCH64_SYSREGS_ICV_BPR1_ENCODING "p15, 0, c12, c12, 3"
+/* ICV_CTLR: MRC/MCR p15, 0, c12, c12, 4, read/write, layout ICV_CTLR. Source: Arm ARM DDI0487, ICV_CTLR */
+#define AARCH64_SYSREGS_ICV_CTLR_ENCODING "p15, 0, c12, c12, 4"
+/* ICV_DIR: MRC/MCR p15, 0, c12, c11, 1, write-only, layout ICV_DIR. Source: Arm ARM DDI0487, ICV_DIR */
+#define AARCH64_SYSREGS_ICV_DIR_ENCODING "p15, 0, c12, c11, 1"
+/* ICV_EOIR0: MRC/MCR p15, 0, c12, c8, 1, write-only, layout ICV_EOIR0. Source: Arm ARM DDI0487, ICV_EOIR0 */
+#define AARCH64_SYSREGS_ICV_EOIR0_ENCODING "p15, 0, c12, c8, 1"
+/* ICV_EOIR1: MRC/MCR p15, 0, c12, c12, 1, write-only, layout ICV_EOIR1. Source: Arm ARM DDI0487, ICV_EOIR1 */
+#define AARCH64_SYSREGS_ICV_EOIR1_ENCODING "p15, 0, c12, c12, 1"
+/* ICV_HPPIR0: MRC/MCR p15, 0, c12, c8, 2, read-only, layout ICV_HPPIR0. Source: Arm ARM DDI0487, ICV_HPPIR0 */
+#define AARCH64_SYSREGS_ICV_HPPIR0_ENCODING "p15, 0, c12, c8, 2"
+/* ICV_HPPIR1: MRC/MCR p15, 0, c12, c12, 2, read-only, layout ICV_HPPIR1. Source: Arm ARM DDI0487, ICV_HPPIR1 */
+#define AARCH64_SYSREGS_ICV_HPPIR1_ENCODING "p15, 0, c12, c12, 2"
+/* ICV_IAR0: MRC/MCR p15, 0, c12, c8, 0, read-only, layout ICV_IAR0. Source: Arm ARM DDI0487, ICV_IAR0 */
+#define AARCH64_SYSREGS_ICV_IAR0_ENCODING "p15, 0, c12, c8, 0"
+/* ICV_IAR1: MRC/MCR p15, 0, c12, c12, 0, read-only, layout ICV_IAR1. Source: Arm ARM DDI0487, ICV_IAR1 */
+#define AARCH64_SYSREGS_ICV_IAR1_ENCODING "p15, 0, c12, c12, 0"
+/* ICV_IGRPEN0: MRC/MCR p15, 0, c12, c12, 6, read/write, layout ICV_IGRPEN0. Source: Arm ARM DDI0487, ICV_IGRPEN0 */
+#define AARCH64_SYSREGS_ICV_IGRPEN0_ENCODING "p15, 0, c12, c12, 6"
+/* ICV_IGRPEN1: MRC/MCR p15, 0, c12, c12, 7, read/write, layout ICV_IGRPEN1. Source: Arm ARM DDI0487, ICV_IGRPEN1 */
+#define AARCH64_SYSREGS_ICV_IGRPEN1_ENCODING "p15, 0, c12, c12, 7"
+/* ICV_PMR: MRC/MCR p15, 0, c4, c6, 0, read/write, layout ICV_PMR. Source: Arm ARM DDI0487, ICV_PMR */
+#define AARCH64_SYSREGS_ICV_PMR_ENCODING "p15, 0, c4, c6, 0"
+/* ICV_RPR: MRC/MCR p15, 0, c12, c11, 3, read-only, layout ICV_RPR. Source: Arm ARM DDI0487, ICV_RPR */
+#define AARCH64_SYSREGS_ICV_RPR_ENCODING "p15, 0, c12, c11, 3"
 /* ID_AFR0: MRC/MCR p15, 0, c0, c1, 3, read-only, layout ID_AFR0_ARM. Source: Arm ARM DDI0487, ID_AFR0 */
 #define AARCH64_SYSREGS_ID_AFR0_ENCODING "p15, 0, c0, c1, 3"
 /* ID_DFR0: MRC/MCR p15, 0, c0, c1, 2, read-only, layout ID_DFR0. AArch32 Debug Feature Register 0 (the PMU version is PerfMon). Source: Arm ARM DDI0487 ID_DFR0 (the AArch32 view of ID_DFR0_EL1, Linux arch/arm64/tools/sysreg 3 0 0 1 2) */
@@ -1433,6 +1485,42 @@ static inline void aarch64_sysregs_cnthctl_write(uint32_t value)
     __asm__ volatile("mcr p15, 4, %0, c14, c1, 0" : : "r"(raw) : "memory");
 }
 
+static inline uint32_t aarch64_sysregs_cnthps_ctl_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c14, c2, 1" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_cnthps_ctl_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c14, c2, 1" : : "r"(raw) : "memory");
+}
+
+static inline uint64_t aarch64_sysregs_cnthps_cval_read(void)
+{
+    uint32_t lo = 0, hi = 0;
+    __asm__ volatile("mrrc p15, 2, %0, %1, c14" : "=r"(lo), "=r"(hi) : : "memory");
+    return (uint64_t)(((uint64_t)hi << 32) | lo);
+}
+static inline void aarch64_sysregs_cnthps_cval_write(uint64_t value)
+{
+    uint32_t lo = (uint32_t)value, hi = (uint32_t)((uint64_t)value >> 32);
+    __asm__ volatile("mcrr p15, 2, %0, %1, c14" : : "r"(lo), "r"(hi) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_cnthps_tval_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c14, c2, 0" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_cnthps_tval_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c14, c2, 0" : : "r"(raw) : "memory");
+}
+
 static inline uint32_t aarch64_sysregs_cnthp_ctl_read(void)
 {
     uint32_t raw = 0;
@@ -1467,6 +1555,78 @@ static inline void aarch64_sysregs_cnthp_tval_write(uint32_t value)
 {
     uint32_t raw = (uint32_t)value;
     __asm__ volatile("mcr p15, 4, %0, c14, c2, 0" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_cnthvs_ctl_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c14, c3, 1" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_cnthvs_ctl_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1" : : "r"(raw) : "memory");
+}
+
+static inline uint64_t aarch64_sysregs_cnthvs_cval_read(void)
+{
+    uint32_t lo = 0, hi = 0;
+    __asm__ volatile("mrrc p15, 3, %0, %1, c14" : "=r"(lo), "=r"(hi) : : "memory");
+    return (uint64_t)(((uint64_t)hi << 32) | lo);
+}
+static inline void aarch64_sysregs_cnthvs_cval_write(uint64_t value)
+{
+    uint32_t lo = (uint32_t)value, hi = (uint32_t)((uint64_t)value >> 32);
+    __asm__ volatile("mcrr p15, 3, %0, %1, c14" : : "r"(lo), "r"(hi) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_cnthvs_tval_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c14, c3, 0" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_cnthvs_tval_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 0" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_cnthv_ctl_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c14, c3, 1" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_cnthv_ctl_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1" : : "r"(raw) : "memory");
+}
+
+static inline uint64_t aarch64_sysregs_cnthv_cval_read(void)
+{
+    uint32_t lo = 0, hi = 0;
+    __asm__ volatile("mrrc p15, 3, %0, %1, c14" : "=r"(lo), "=r"(hi) : : "memory");
+    return (uint64_t)(((uint64_t)hi << 32) | lo);
+}
+static inline void aarch64_sysregs_cnthv_cval_write(uint64_t value)
+{
+    uint32_t lo = (uint32_t)value, hi = (uint32_t)((uint64_t)value >> 32);
+    __asm__ volatile("mcrr p15, 3, %0, %1, c14" : : "r"(lo), "r"(hi) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_cnthv_tval_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c14, c3, 0" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_cnthv_tval_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 0" : : "r"(raw) : "memory");
 }
 
 static inline uint32_t aarch64_sysregs_cntkctl_read(void)
@@ -4026,6 +4186,179 @@ static inline void aarch64_sysregs_icimvau_write(uint32_t value)
 {
     uint32_t raw = (uint32_t)value;
     __asm__ volatile("mcr p15, 0, %0, c7, c5, 1" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_icv_ap0r_read(unsigned n)
+{
+    uint32_t raw = 0;
+    switch (n) {
+    case 0: __asm__ volatile("mrc p15, 0, %0, c12, c8, 4" : "=r"(raw) : : "memory"); break;
+    case 1: __asm__ volatile("mrc p15, 0, %0, c12, c8, 5" : "=r"(raw) : : "memory"); break;
+    case 2: __asm__ volatile("mrc p15, 0, %0, c12, c8, 6" : "=r"(raw) : : "memory"); break;
+    case 3: __asm__ volatile("mrc p15, 0, %0, c12, c8, 7" : "=r"(raw) : : "memory"); break;
+    default: break;
+    }
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_icv_ap0r_write(unsigned n, uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    switch (n) {
+    case 0: __asm__ volatile("mcr p15, 0, %0, c12, c8, 4" : : "r"(raw) : "memory"); break;
+    case 1: __asm__ volatile("mcr p15, 0, %0, c12, c8, 5" : : "r"(raw) : "memory"); break;
+    case 2: __asm__ volatile("mcr p15, 0, %0, c12, c8, 6" : : "r"(raw) : "memory"); break;
+    case 3: __asm__ volatile("mcr p15, 0, %0, c12, c8, 7" : : "r"(raw) : "memory"); break;
+    default: break;
+    }
+}
+
+static inline uint32_t aarch64_sysregs_icv_ap1r_read(unsigned n)
+{
+    uint32_t raw = 0;
+    switch (n) {
+    case 0: __asm__ volatile("mrc p15, 0, %0, c12, c9, 0" : "=r"(raw) : : "memory"); break;
+    case 1: __asm__ volatile("mrc p15, 0, %0, c12, c9, 1" : "=r"(raw) : : "memory"); break;
+    case 2: __asm__ volatile("mrc p15, 0, %0, c12, c9, 2" : "=r"(raw) : : "memory"); break;
+    case 3: __asm__ volatile("mrc p15, 0, %0, c12, c9, 3" : "=r"(raw) : : "memory"); break;
+    default: break;
+    }
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_icv_ap1r_write(unsigned n, uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    switch (n) {
+    case 0: __asm__ volatile("mcr p15, 0, %0, c12, c9, 0" : : "r"(raw) : "memory"); break;
+    case 1: __asm__ volatile("mcr p15, 0, %0, c12, c9, 1" : : "r"(raw) : "memory"); break;
+    case 2: __asm__ volatile("mcr p15, 0, %0, c12, c9, 2" : : "r"(raw) : "memory"); break;
+    case 3: __asm__ volatile("mcr p15, 0, %0, c12, c9, 3" : : "r"(raw) : "memory"); break;
+    default: break;
+    }
+}
+
+static inline uint32_t aarch64_sysregs_icv_bpr0_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c8, 3" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_icv_bpr0_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c12, c8, 3" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_icv_bpr1_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c12, 3" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_icv_bpr1_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c12, c12, 3" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_icv_ctlr_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c12, 4" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_icv_ctlr_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c12, c12, 4" : : "r"(raw) : "memory");
+}
+
+static inline void aarch64_sysregs_icv_dir_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c12, c11, 1" : : "r"(raw) : "memory");
+}
+
+static inline void aarch64_sysregs_icv_eoir0_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c12, c8, 1" : : "r"(raw) : "memory");
+}
+
+static inline void aarch64_sysregs_icv_eoir1_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c12, c12, 1" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_icv_hppir0_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c8, 2" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+
+static inline uint32_t aarch64_sysregs_icv_hppir1_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c12, 2" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+
+static inline uint32_t aarch64_sysregs_icv_iar0_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c8, 0" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+
+static inline uint32_t aarch64_sysregs_icv_iar1_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c12, 0" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+
+static inline uint32_t aarch64_sysregs_icv_igrpen0_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c12, 6" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_icv_igrpen0_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c12, c12, 6" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_icv_igrpen1_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c12, 7" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_icv_igrpen1_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c12, c12, 7" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_icv_pmr_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c4, c6, 0" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void aarch64_sysregs_icv_pmr_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c4, c6, 0" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t aarch64_sysregs_icv_rpr_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c12, c11, 3" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
 }
 
 static inline uint32_t aarch64_sysregs_id_afr0_read(void)

@@ -32,7 +32,7 @@
 )]
 /// Layout of ACTLR2, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Actlr2>`](armreg_rt::Value), from `Actlr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ACTLR2`](crate::aarch32::ACTLR2), [`aarch32::ACTLR`](crate::aarch32::ACTLR), [`aarch32::ADFSR`](crate::aarch32::ADFSR), [`aarch32::AIFSR`](crate::aarch32::AIFSR), [`aarch32::AMAIR0`](crate::aarch32::AMAIR0), [`aarch32::AMAIR1`](crate::aarch32::AMAIR1), [`aarch32::HACR`](crate::aarch32::HACR), [`aarch32::HACTLR`](crate::aarch32::HACTLR) and 7 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Actlr2>`](armreg_rt::Value), from `Actlr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ACTLR2`](crate::aarch32::ACTLR2), [`aarch32::ACTLR`](crate::aarch32::ACTLR), [`aarch32::ADFSR`](crate::aarch32::ADFSR), [`aarch32::AIFSR`](crate::aarch32::AIFSR), [`aarch32::AMAIR0`](crate::aarch32::AMAIR0), [`aarch32::AMAIR1`](crate::aarch32::AMAIR1), [`aarch32::HACR`](crate::aarch32::HACR), [`aarch32::HACTLR`](crate::aarch32::HACTLR) and 9 more.
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Actlr2};
@@ -1157,6 +1157,145 @@ impl armreg_rt::Layout for CnthctlA32 {
         fields: "pl1pcten 0 1;pl1pcen 1 1;evnten 2 1;evntdir 3 1;evnti 4 4;evntis 17 1",
     };
 }
+/// Layout of CNTHPS_CTL, from Arm's data.
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsCtl>`](armreg_rt::Value), from `CnthpsCtl::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHPS_CTL`](crate::aarch32::CNTHPS_CTL), [`aarch32::CNTHVS_CTL`](crate::aarch32::CNTHVS_CTL), [`aarch32::CNTHV_CTL`](crate::aarch32::CNTHV_CTL).
+///
+/// ```
+/// # use aarch64_sysregs::{Layout, CnthpsCtl};
+/// let value = CnthpsCtl::DEFAULT.with(CnthpsCtl::ENABLE, true);
+/// assert!(value.get(CnthpsCtl::ENABLE));
+/// ```
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHPS_CTL
+///
+#[cfg_attr(doc, doc = diagram_CnthpsCtl!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31:3\] | - | reserved, 0 | - |  |
+/// | \[2\] | [`ISTATUS`](Self::ISTATUS) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+/// | \[1\] | [`IMASK`](Self::IMASK) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+/// | \[0\] | [`ENABLE`](Self::ENABLE) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+pub enum CnthpsCtl {}
+impl CnthpsCtl {
+    /// `ENABLE`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[0\], read/write. Reset: not described.
+    pub const ENABLE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `IMASK`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[1\], read/write. Reset: not described.
+    pub const IMASK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
+    /// `ISTATUS`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[2\], read/write. Reset: not described.
+    pub const ISTATUS: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
+}
+impl armreg_rt::Layout for CnthpsCtl {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0xffff_fff8,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x7,
+        integer: 0x0,
+        reset: None,
+        name: "CnthpsCtl",
+        fields: "enable 0 1;imask 1 1;istatus 2 1",
+    };
+}
+/// Layout of CNTHPS_TVAL, from Arm's data.
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsTval>`](armreg_rt::Value), from `CnthpsTval::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHPS_TVAL`](crate::aarch32::CNTHPS_TVAL), [`aarch32::CNTHVS_TVAL`](crate::aarch32::CNTHVS_TVAL), [`aarch32::CNTHV_TVAL`](crate::aarch32::CNTHV_TVAL), [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+///
+/// ```
+/// # use aarch64_sysregs::{Layout, CnthpsTval};
+/// let value = CnthpsTval::DEFAULT.with(CnthpsTval::TIMERVALUE, 1);
+/// assert_eq!(value.get(CnthpsTval::TIMERVALUE), 1);
+/// ```
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHPS_TVAL
+///
+#[cfg_attr(doc, doc = diagram_CnthpsTval!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - |  |
+pub enum CnthpsTval {}
+impl CnthpsTval {
+    /// `TimerValue`: 
+    ///
+    /// Bits \[31:0\], read/write. Reset: not described.
+    pub const TIMERVALUE: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
+}
+impl armreg_rt::Layout for CnthpsTval {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
+        integer: 0xffff_ffff,
+        reset: None,
+        name: "CnthpsTval",
+        fields: "timervalue 0 32",
+    };
+}
+/// Layout of CNTHVS_CTL, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHVS_CTL
+///
+/// The same layout as [`CnthpsCtl`](crate::CnthpsCtl), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CnthvsCtl = crate::CnthpsCtl;
+/// Layout of CNTHVS_CVAL, from Arm's data.
+///
+/// Width: 64 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHVS_CVAL
+///
+/// The same layout as [`CnthpsCval`](crate::CnthpsCval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CnthvsCval = crate::CnthpsCval;
+/// Layout of CNTHVS_TVAL, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHVS_TVAL
+///
+/// The same layout as [`CnthpsTval`](crate::CnthpsTval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CnthvsTval = crate::CnthpsTval;
+/// Layout of CNTHV_CTL, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHV_CTL
+///
+/// The same layout as [`CnthpsCtl`](crate::CnthpsCtl), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CnthvCtl = crate::CnthpsCtl;
+/// Layout of CNTHV_CVAL, from Arm's data.
+///
+/// Width: 64 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHV_CVAL
+///
+/// The same layout as [`CnthpsCval`](crate::CnthpsCval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CnthvCval = crate::CnthpsCval;
+/// Layout of CNTHV_TVAL, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHV_TVAL
+///
+/// The same layout as [`CnthpsTval`](crate::CnthpsTval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CnthvTval = crate::CnthpsTval;
 /// Counter-timer Kernel Control, AArch32 CNTKCTL (32 bits)
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntkctlA32>`](armreg_rt::Value), from `CntkctlA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTKCTL`](crate::aarch32::CNTKCTL).
@@ -1287,44 +1426,18 @@ impl armreg_rt::Layout for CntpCtlA32 {
 }
 /// Physical timer TimerValue, AArch32 CNTP_TVAL (32 bits)
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntpTvalA32>`](armreg_rt::Value), from `CntpTvalA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
-///
-/// ```
-/// # use aarch64_sysregs::{Layout, CntpTvalA32};
-/// let value = CntpTvalA32::DEFAULT.with(CntpTvalA32::TIMERVALUE, 1);
-/// assert_eq!(value.get(CntpTvalA32::TIMERVALUE), 1);
-/// ```
-///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487, CNTP_TVAL (AArch32)
 ///
-#[cfg_attr(doc, doc = diagram_CntpTvalA32!())]
+/// The same layout as [`CnthpsTval`](crate::CnthpsTval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - | Signed ticks until the condition is met (negative once it is) |
-pub enum CntpTvalA32 {}
-impl CntpTvalA32 {
-    /// `TimerValue`: Signed ticks until the condition is met (negative once it is)
-    ///
-    /// Bits \[31:0\], read/write. Reset: not described.
-    pub const TIMERVALUE: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
-}
-impl armreg_rt::Layout for CntpTvalA32 {
-    type Raw = u32;
-    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
-        res0: 0x0,
-        res1: 0x0,
-        default: 0x0,
-        w1_effects: 0x0,
-        stored: 0xffff_ffff,
-        integer: 0xffff_ffff,
-        reset: None,
-        name: "CntpTvalA32",
-        fields: "timervalue 0 32",
-    };
-}
+pub type CntpTvalA32 = crate::CnthpsTval;
 /// Counter-timer Virtual Timer Control, AArch32 CNTV_CTL (32 bits)
 ///
 /// Width: 32 bits.
@@ -1348,14 +1461,14 @@ pub type CntvCtlA32 = crate::CntpCtlA32;
 ///
 /// Source: Arm ARM DDI0487 CNTV_TVAL (AArch32)
 ///
-/// The same layout as [`CntpTvalA32`](crate::CntpTvalA32), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+/// The same layout as [`CnthpsTval`](crate::CnthpsTval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
 ///
 /// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - | Ticks until the condition is met (signed) |
-pub type CntvTvalA32 = crate::CntpTvalA32;
+pub type CntvTvalA32 = crate::CnthpsTval;
 /// Layout of CONTEXTIDR when (TTBCR.EAE == '0'), from Arm's data.
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<ContextidrArm>`](armreg_rt::Value), from `ContextidrArm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CONTEXTIDR`](crate::aarch32::CONTEXTIDR).
@@ -6088,7 +6201,7 @@ impl armreg_rt::Layout for IccAsgi1r {
 }
 /// Layout of ICC_BPR0, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccBpr0>`](armreg_rt::Value), from `IccBpr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_BPR0`](crate::aarch32::ICC_BPR0), [`aarch32::ICC_BPR1`](crate::aarch32::ICC_BPR1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccBpr0>`](armreg_rt::Value), from `IccBpr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_BPR0`](crate::aarch32::ICC_BPR0), [`aarch32::ICC_BPR1`](crate::aarch32::ICC_BPR1), [`aarch32::ICV_BPR0`](crate::aarch32::ICV_BPR0), [`aarch32::ICV_BPR1`](crate::aarch32::ICV_BPR1).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, IccBpr0};
@@ -6221,7 +6334,7 @@ impl armreg_rt::Layout for IccCtlrArm {
 }
 /// Layout of ICC_DIR, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccDirArm>`](armreg_rt::Value), from `IccDirArm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_DIR`](crate::aarch32::ICC_DIR), [`aarch32::ICC_EOIR0`](crate::aarch32::ICC_EOIR0), [`aarch32::ICC_EOIR1`](crate::aarch32::ICC_EOIR1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccDirArm>`](armreg_rt::Value), from `IccDirArm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_DIR`](crate::aarch32::ICC_DIR), [`aarch32::ICC_EOIR0`](crate::aarch32::ICC_EOIR0), [`aarch32::ICC_EOIR1`](crate::aarch32::ICC_EOIR1), [`aarch32::ICV_DIR`](crate::aarch32::ICV_DIR), [`aarch32::ICV_EOIR0`](crate::aarch32::ICV_EOIR0), [`aarch32::ICV_EOIR1`](crate::aarch32::ICV_EOIR1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccDirArm};
@@ -6278,7 +6391,7 @@ pub type IccEoir0 = crate::IccDirArm;
 pub type IccEoir1 = crate::IccDirArm;
 /// Layout of ICC_HPPIR0, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccHppir0>`](armreg_rt::Value), from `IccHppir0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_HPPIR0`](crate::aarch32::ICC_HPPIR0), [`aarch32::ICC_HPPIR1`](crate::aarch32::ICC_HPPIR1), [`aarch32::ICC_IAR0`](crate::aarch32::ICC_IAR0), [`aarch32::ICC_IAR1`](crate::aarch32::ICC_IAR1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccHppir0>`](armreg_rt::Value), from `IccHppir0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_HPPIR0`](crate::aarch32::ICC_HPPIR0), [`aarch32::ICC_HPPIR1`](crate::aarch32::ICC_HPPIR1), [`aarch32::ICC_IAR0`](crate::aarch32::ICC_IAR0), [`aarch32::ICC_IAR1`](crate::aarch32::ICC_IAR1), [`aarch32::ICV_HPPIR0`](crate::aarch32::ICV_HPPIR0), [`aarch32::ICV_HPPIR1`](crate::aarch32::ICV_HPPIR1), [`aarch32::ICV_IAR0`](crate::aarch32::ICV_IAR0), [`aarch32::ICV_IAR1`](crate::aarch32::ICV_IAR1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccHppir0};
@@ -6399,7 +6512,7 @@ pub type IccIar0 = crate::IccHppir0;
 pub type IccIar1 = crate::IccHppir0;
 /// Layout of ICC_IGRPEN0, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccIgrpen0>`](armreg_rt::Value), from `IccIgrpen0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_IGRPEN0`](crate::aarch32::ICC_IGRPEN0), [`aarch32::ICC_IGRPEN1`](crate::aarch32::ICC_IGRPEN1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccIgrpen0>`](armreg_rt::Value), from `IccIgrpen0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_IGRPEN0`](crate::aarch32::ICC_IGRPEN0), [`aarch32::ICC_IGRPEN1`](crate::aarch32::ICC_IGRPEN1), [`aarch32::ICV_IGRPEN0`](crate::aarch32::ICV_IGRPEN0), [`aarch32::ICV_IGRPEN1`](crate::aarch32::ICV_IGRPEN1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccIgrpen0};
@@ -6610,7 +6723,7 @@ impl armreg_rt::Layout for IccMgrpen1 {
 pub type IccMsre = crate::IccHsre;
 /// Layout of ICC_PMR, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccPmrArm>`](armreg_rt::Value), from `IccPmrArm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_PMR`](crate::aarch32::ICC_PMR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccPmrArm>`](armreg_rt::Value), from `IccPmrArm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_PMR`](crate::aarch32::ICC_PMR), [`aarch32::ICV_PMR`](crate::aarch32::ICV_PMR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccPmrArm};
@@ -6651,7 +6764,7 @@ impl armreg_rt::Layout for IccPmrArm {
 }
 /// Layout of ICC_RPR, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccRprArm>`](armreg_rt::Value), from `IccRprArm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_RPR`](crate::aarch32::ICC_RPR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccRprArm>`](armreg_rt::Value), from `IccRprArm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICC_RPR`](crate::aarch32::ICC_RPR), [`aarch32::ICV_RPR`](crate::aarch32::ICV_RPR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccRprArm};
@@ -7372,6 +7485,204 @@ pub type Icialluis = crate::Bpiall;
 ///
 /// The same layout as [`Bpimva`](crate::Bpimva), so the same type: values move between the two registers as they are. Its diagram and fields are there.
 pub type Icimvau = crate::Bpimva;
+/// Layout of ICV_AP0R&lt;n&gt;, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_AP0R&lt;n&gt;
+///
+/// The same layout as [`Actlr2`](crate::Actlr2), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvAp0r = crate::Actlr2;
+/// Layout of ICV_AP1R&lt;n&gt;, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_AP1R&lt;n&gt;
+///
+/// The same layout as [`Actlr2`](crate::Actlr2), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvAp1r = crate::Actlr2;
+/// Layout of ICV_BPR0, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_BPR0
+///
+/// The same layout as [`IccBpr0`](crate::IccBpr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvBpr0 = crate::IccBpr0;
+/// Layout of ICV_BPR1, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_BPR1
+///
+/// The same layout as [`IccBpr0`](crate::IccBpr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvBpr1 = crate::IccBpr0;
+/// Layout of ICV_CTLR, from Arm's data.
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IcvCtlr>`](armreg_rt::Value), from `IcvCtlr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ICV_CTLR`](crate::aarch32::ICV_CTLR).
+///
+/// ```
+/// # use aarch64_sysregs::{Layout, IcvCtlr};
+/// let value = IcvCtlr::DEFAULT.with(IcvCtlr::CBPR, true);
+/// assert!(value.get(IcvCtlr::CBPR));
+/// ```
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_CTLR
+///
+#[cfg_attr(doc, doc = diagram_IcvCtlr!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31:20\] | - | reserved, 0 | - |  |
+/// | \[19\] | [`ExtRange`](Self::EXTRANGE) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+/// | \[18\] | [`RSS`](Self::RSS) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+/// | \[17:16\] | - | reserved, 0 | - |  |
+/// | \[15\] | [`A3V`](Self::A3V) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+/// | \[14\] | [`SEIS`](Self::SEIS) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+/// | \[13:11\] | [`IDbits`](Self::IDBITS) | read/write | - | Values Arm's data lists: `0b000`, `0b001`. |
+/// | \[10:8\] | [`PRIbits`](Self::PRIBITS) | read/write | - |  |
+/// | \[7:2\] | - | reserved, 0 | - |  |
+/// | \[1\] | [`EOImode`](Self::EOIMODE) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+/// | \[0\] | [`CBPR`](Self::CBPR) | read/write | - | Values Arm's data lists: `0b0`, `0b1`. |
+pub enum IcvCtlr {}
+impl IcvCtlr {
+    /// `CBPR`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[0\], read/write. Reset: not described.
+    pub const CBPR: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `EOImode`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[1\], read/write. Reset: not described.
+    pub const EOIMODE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
+    /// `PRIbits`: 
+    ///
+    /// Bits \[10:8\], read/write. Reset: not described.
+    pub const PRIBITS: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(8, 3);
+    /// `IDbits`: Values Arm's data lists: `0b000`, `0b001`.
+    ///
+    /// Bits \[13:11\], read/write. Reset: not described.
+    pub const IDBITS: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(11, 3);
+    /// `SEIS`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[14\], read/write. Reset: not described.
+    pub const SEIS: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(14, 1);
+    /// `A3V`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[15\], read/write. Reset: not described.
+    pub const A3V: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(15, 1);
+    /// `RSS`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[18\], read/write. Reset: not described.
+    pub const RSS: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(18, 1);
+    /// `ExtRange`: Values Arm's data lists: `0b0`, `0b1`.
+    ///
+    /// Bits \[19\], read/write. Reset: not described.
+    pub const EXTRANGE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(19, 1);
+}
+impl armreg_rt::Layout for IcvCtlr {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0xfff3_00fc,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xc_ff03,
+        integer: 0x0,
+        reset: None,
+        name: "IcvCtlr",
+        fields: "cbpr 0 1;eoimode 1 1;pribits 8 3;idbits 11 3;seis 14 1;a3v 15 1;rss 18 1;extrange 19 1",
+    };
+}
+/// Layout of ICV_DIR, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_DIR
+///
+/// The same layout as [`IccDirArm`](crate::IccDirArm), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvDir = crate::IccDirArm;
+/// Layout of ICV_EOIR0, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_EOIR0
+///
+/// The same layout as [`IccDirArm`](crate::IccDirArm), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvEoir0 = crate::IccDirArm;
+/// Layout of ICV_EOIR1, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_EOIR1
+///
+/// The same layout as [`IccDirArm`](crate::IccDirArm), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvEoir1 = crate::IccDirArm;
+/// Layout of ICV_HPPIR0, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_HPPIR0
+///
+/// The same layout as [`IccHppir0`](crate::IccHppir0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvHppir0 = crate::IccHppir0;
+/// Layout of ICV_HPPIR1, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_HPPIR1
+///
+/// The same layout as [`IccHppir0`](crate::IccHppir0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvHppir1 = crate::IccHppir0;
+/// Layout of ICV_IAR0, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_IAR0
+///
+/// The same layout as [`IccHppir0`](crate::IccHppir0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvIar0 = crate::IccHppir0;
+/// Layout of ICV_IAR1, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_IAR1
+///
+/// The same layout as [`IccHppir0`](crate::IccHppir0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvIar1 = crate::IccHppir0;
+/// Layout of ICV_IGRPEN0, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_IGRPEN0
+///
+/// The same layout as [`IccIgrpen0`](crate::IccIgrpen0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvIgrpen0 = crate::IccIgrpen0;
+/// Layout of ICV_IGRPEN1, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_IGRPEN1
+///
+/// The same layout as [`IccIgrpen0`](crate::IccIgrpen0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvIgrpen1 = crate::IccIgrpen0;
+/// Layout of ICV_PMR, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_PMR
+///
+/// The same layout as [`IccPmrArm`](crate::IccPmrArm), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvPmr = crate::IccPmrArm;
+/// Layout of ICV_RPR, from Arm's data.
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, ICV_RPR
+///
+/// The same layout as [`IccRprArm`](crate::IccRprArm), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type IcvRpr = crate::IccRprArm;
 /// Layout of ID_AFR0, from Arm's data.
 ///
 /// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAfr0Arm>`](armreg_rt::Value), from `IdAfr0Arm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ID_AFR0`](crate::aarch32::ID_AFR0).

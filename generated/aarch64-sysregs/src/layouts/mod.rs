@@ -1137,33 +1137,33 @@ impl armreg_rt::Layout for CnthpsCtlEl2 {
         fields: "enable 0 1;imask 1 1;istatus 2 1",
     };
 }
-/// Layout of CNTHPS_CVAL_EL2, from Arm's data.
+/// Layout of CNTHPS_CVAL, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsCvalEl2>`](armreg_rt::Value), from `CnthpsCvalEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTHPS_CVAL_EL2`](crate::aarch64::CNTHPS_CVAL_EL2), [`aarch64::CNTHVS_CVAL_EL2`](crate::aarch64::CNTHVS_CVAL_EL2), [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTP_CVAL_EL02`](crate::aarch64::CNTP_CVAL_EL02) and 4 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsCval>`](armreg_rt::Value), from `CnthpsCval::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHPS_CVAL`](crate::aarch32::CNTHPS_CVAL), [`aarch64::CNTHPS_CVAL_EL2`](crate::aarch64::CNTHPS_CVAL_EL2), [`aarch32::CNTHVS_CVAL`](crate::aarch32::CNTHVS_CVAL), [`aarch64::CNTHVS_CVAL_EL2`](crate::aarch64::CNTHVS_CVAL_EL2), [`aarch32::CNTHV_CVAL`](crate::aarch32::CNTHV_CVAL), [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1) and 7 more.
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, CnthpsCvalEl2};
-/// let value = CnthpsCvalEl2::DEFAULT.with(CnthpsCvalEl2::COMPAREVALUE, 1);
-/// assert_eq!(value.get(CnthpsCvalEl2::COMPAREVALUE), 1);
+/// # use aarch64_sysregs::{Layout, CnthpsCval};
+/// let value = CnthpsCval::DEFAULT.with(CnthpsCval::COMPAREVALUE, 1);
+/// assert_eq!(value.get(CnthpsCval::COMPAREVALUE), 1);
 /// ```
 ///
 /// Width: 64 bits.
 ///
-/// Source: Arm ARM DDI0487, CNTHPS_CVAL_EL2
+/// Source: Arm ARM DDI0487, CNTHPS_CVAL
 ///
-#[cfg_attr(doc, doc = diagram_CnthpsCvalEl2!())]
+#[cfg_attr(doc, doc = diagram_CnthpsCval!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | [`CompareValue`](Self::COMPAREVALUE) | read/write | - |  |
-pub enum CnthpsCvalEl2 {}
-impl CnthpsCvalEl2 {
+pub enum CnthpsCval {}
+impl CnthpsCval {
     /// `CompareValue`: 
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
     pub const COMPAREVALUE: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
-impl armreg_rt::Layout for CnthpsCvalEl2 {
+impl armreg_rt::Layout for CnthpsCval {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
@@ -1173,7 +1173,7 @@ impl armreg_rt::Layout for CnthpsCvalEl2 {
         stored: 0xffff_ffff_ffff_ffff,
         integer: 0xffff_ffff_ffff_ffff,
         reset: None,
-        name: "CnthpsCvalEl2",
+        name: "CnthpsCval",
         fields: "comparevalue 0 64",
     };
 }
@@ -1387,22 +1387,22 @@ pub type CntpCtlEl0 = crate::CnthpsCtlEl2;
 ///
 /// Source: Arm ARM DDI0487, CNTP_CVAL_EL0
 ///
-/// The same layout as [`CnthpsCvalEl2`](crate::CnthpsCvalEl2), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+/// The same layout as [`CnthpsCval`](crate::CnthpsCval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
 ///
 /// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | [`CompareValue`](Self::COMPAREVALUE) | read/write | - | Absolute compare value, in counter ticks |
-pub type CntpCval = crate::CnthpsCvalEl2;
+pub type CntpCval = crate::CnthpsCval;
 /// Layout of CNTP_CVAL_EL0, from Arm's data.
 ///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487, CNTP_CVAL_EL0
 ///
-/// The same layout as [`CnthpsCvalEl2`](crate::CnthpsCvalEl2), so the same type: values move between the two registers as they are. Its diagram and fields are there.
-pub type CntpCvalEl0 = crate::CnthpsCvalEl2;
+/// The same layout as [`CnthpsCval`](crate::CnthpsCval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CntpCvalEl0 = crate::CnthpsCval;
 /// Physical timer TimerValue: a write sets the compare value to the current physical count plus the sign-extended value
 ///
 /// Width: 64 bits.
@@ -1513,22 +1513,22 @@ pub type CntvCtlEl0 = crate::CnthpsCtlEl2;
 ///
 /// Source: Arm ARM DDI0487, CNTV_CVAL_EL0
 ///
-/// The same layout as [`CnthpsCvalEl2`](crate::CnthpsCvalEl2), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+/// The same layout as [`CnthpsCval`](crate::CnthpsCval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
 ///
 /// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | [`CompareValue`](Self::COMPAREVALUE) | read/write | - | Absolute compare value, in counter ticks |
-pub type CntvCval = crate::CnthpsCvalEl2;
+pub type CntvCval = crate::CnthpsCval;
 /// Layout of CNTV_CVAL_EL0, from Arm's data.
 ///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487, CNTV_CVAL_EL0
 ///
-/// The same layout as [`CnthpsCvalEl2`](crate::CnthpsCvalEl2), so the same type: values move between the two registers as they are. Its diagram and fields are there.
-pub type CntvCvalEl0 = crate::CnthpsCvalEl2;
+/// The same layout as [`CnthpsCval`](crate::CnthpsCval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CntvCvalEl0 = crate::CnthpsCval;
 /// Counter-timer Virtual Timer TimerValue: a write sets CNTV_CVAL to CNTVCT plus the sign-extended value, so the timer fires that many ticks from now
 ///
 /// Width: 64 bits.

@@ -30,6 +30,14 @@
     clippy::expl_impl_clone_on_copy,
     reason = "an enum's `Clone` is written out: the derive expands to more, which a large crate pays for in build time"
 )]
+/// Layout of CNTHPS_CVAL_EL2, from Arm's data.
+///
+/// Width: 64 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHPS_CVAL_EL2
+///
+/// The same layout as [`CnthpsCval`](crate::CnthpsCval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CnthpsCvalEl2 = crate::CnthpsCval;
 /// Layout of CNTHVS_CTL_EL2, from Arm's data.
 ///
 /// Width: 64 bits.
@@ -44,8 +52,8 @@ pub type CnthvsCtlEl2 = crate::CnthpsCtlEl2;
 ///
 /// Source: Arm ARM DDI0487, CNTHVS_CVAL_EL2
 ///
-/// The same layout as [`CnthpsCvalEl2`](crate::CnthpsCvalEl2), so the same type: values move between the two registers as they are. Its diagram and fields are there.
-pub type CnthvsCvalEl2 = crate::CnthpsCvalEl2;
+/// The same layout as [`CnthpsCval`](crate::CnthpsCval), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type CnthvsCvalEl2 = crate::CnthpsCval;
 /// Layout of CNTHVS_TVAL_EL2, from Arm's data.
 ///
 /// Width: 64 bits.
