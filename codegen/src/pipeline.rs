@@ -165,6 +165,7 @@ impl Report {
                     .map(|failure| format!("error: {failure}")),
             )
             .chain(self.allowed.iter().map(|a| format!("note: {a}")))
+            .chain(self.overlay.iter().map(|o| format!("note: {o}")))
             .collect::<Vec<_>>()
             .join("\n")
     }

@@ -31,6 +31,25 @@ pub struct Summary {
     pub fields_lacking: usize,
 }
 
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let found: usize = self.differences.iter().map(|(_, n)| n).sum();
+        let kinds: Vec<String> = self
+            .differences
+            .iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect();
+        write!(
+            f,
+            "laid over Arm's data: {} native registers compared, {found} differences ({}), {} fields of Arm's data added to native layouts, {} not added (their layouts are shared)",
+            self.compared,
+            if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") },
+            self.fields_added,
+            self.fields_lacking
+        )
+    }
+}
+
 /// One difference found: where it is in the description and in the data.
 pub struct Found {
     pub register: String,
