@@ -242,6 +242,22 @@ block, and a type of its name (`mmio::{{ instances[0][2] }}`, the block's type):
 {% for instance, block, ty in instances %}`{{ instance }}`{% if not loop.last %}, {% endif %}{% endfor %}.
 {%- endif %}
 {%- endif %}
+{%- if families %}
+
+## Selecting register families
+
+A system register whose architecture condition names a feature is behind a cargo feature named
+after it (`pmuv3` for FEAT_PMUv3), every AArch32 register behind `aarch32` (compiled on targets
+other than AArch64); a register without a feature condition is always there, and `all`, the
+default, names every family. A firmware names the families it uses:
+
+```toml
+[dependencies]
+{{ name }} = { version = "{{ version }}", default-features = false, features = [{{ family_example }}] }
+```
+
+The families: {% for family in families %}`{{ family }}`{% if not loop.last %}, {% endif %}{% endfor %}.
+{%- endif %}
 
 ## Source
 
@@ -419,6 +435,15 @@ fn readme(
             about => about,
             contents => contents(device, crate_name, extra).into_iter().chain(extra.contents.iter().cloned()).collect::<Vec<_>>(),
             selection => selection(device, extra),
+            families => &extra.families,
+            family_example => extra
+                .families
+                .iter()
+                .filter(|f| *f != "aarch32")
+                .take(2)
+                .map(|f| toml_string(f))
+                .collect::<Vec<_>>()
+                .join(", "),
             instances => super::gates::instance_features(device)
                 .into_iter()
                 .filter_map(|(feature, _)| {

@@ -272,6 +272,19 @@ fn release(first: Option<&schema::Entry>) -> String {
 fn notice(first: Option<&schema::Entry>) -> String {
     let copyright = meta(first, "license", "copyright")
         .unwrap_or("Copyright (c) 2010-2024 Arm Limited or its affiliates. All rights reserved.");
-    let info = meta(first, "license", "info").unwrap_or("Licensed under the BSD 3-clause license.");
-    format!("Arm's machine-readable architecture specification: {copyright} {info}")
+    format!(
+        "The registers of this crate are generated from Arm's machine-readable architecture \
+         specification (AARCHMRS), under this licence:\n\n{copyright}\n\n{BSD_3_CLAUSE}"
+    )
 }
+
+/// The BSD-3-Clause conditions and disclaimer, as the release's `docs/notice.html` states them.
+const BSD_3_CLAUSE: &str = "Redistribution and use in source and binary forms, with or without modification, are permitted provided that the following conditions are met:
+
+1. Redistributions of source code must retain the above copyright notice, this list of conditions and the following disclaimer.
+
+2. Redistributions in binary form must reproduce the above copyright notice, this list of conditions and the following disclaimer in the documentation and/or other materials provided with the distribution.
+
+3. Neither the name of the copyright holder nor the names of its contributors may be used to endorse or promote products derived from this software without specific prior written permission.
+
+THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS \"AS IS\" AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.";
