@@ -15481,7 +15481,7 @@ impl HFGWTR2_EL2 {
 #[cfg(feature = "fgt")]
 /// `HFGWTR_EL2`: Hypervisor Fine-Grained Write Trap Register: traps EL1/EL0 writes of system registers to EL2
 ///
-/// `MRS`/`MSR` `S3_4_C1_C1_5`, read/write, layout [`Hfgxtr`](crate::Hfgxtr).
+/// `MRS`/`MSR` `S3_4_C1_C1_5`, read/write, layout [`Hfgwtr`](crate::Hfgwtr).
 ///
 /// Implemented when `FEAT_FGT`.
 ///
@@ -15503,14 +15503,14 @@ impl HFGWTR_EL2 {
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn read() -> armreg_rt::Value<crate::Hfgxtr> {
+    pub fn read() -> armreg_rt::Value<crate::Hfgwtr> {
         let raw = armreg_rt::sysreg::a64_read::<3, 4, 1, 1, 5>("HFGWTR_EL2");
-        armreg_rt::Value::<crate::Hfgxtr>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Hfgwtr>::from_bits_retain(raw)
     }
     /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: impl Into<armreg_rt::Value<crate::Hfgxtr>>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hfgwtr>>) {
         let value = value.into();
         armreg_rt::sysreg::a64_write::<3, 4, 1, 1, 5>("HFGWTR_EL2", value.bits());
     }
@@ -15519,12 +15519,12 @@ impl HFGWTR_EL2 {
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
-            armreg_rt::Value<crate::Hfgxtr>,
-        ) -> armreg_rt::Value<crate::Hfgxtr>,
+            armreg_rt::Value<crate::Hfgwtr>,
+        ) -> armreg_rt::Value<crate::Hfgwtr>,
     ) {
         let raw = armreg_rt::sysreg::a64_read::<3, 4, 1, 1, 5>("HFGWTR_EL2");
         let value = f(
-            armreg_rt::Value::<crate::Hfgxtr>::from_bits_retain(raw).neutral(),
+            armreg_rt::Value::<crate::Hfgwtr>::from_bits_retain(raw).neutral(),
         );
         Self::write(value);
     }

@@ -734,7 +734,7 @@
 #define AARCH64_SYSREGS_HFGRTR_EL2_ENCODING "S3_4_C1_C1_4"
 /* HFGWTR2_EL2: MRS/MSR S3_4_C3_C1_3, read/write, layout HFGWTR2. Hypervisor Fine-Grained Write Trap Register 2 (FEAT_FGT2). Source: Arm ARM DDI0487, HFGWTR2_EL2; Linux arch/arm64/tools/sysreg (encoding, fields) */
 #define AARCH64_SYSREGS_HFGWTR2_EL2_ENCODING "S3_4_C3_C1_3"
-/* HFGWTR_EL2: MRS/MSR S3_4_C1_C1_5, read/write, layout HFGxTR. Hypervisor Fine-Grained Write Trap Register: traps EL1/EL0 writes of system registers to EL2. Source: Arm ARM DDI0487, HFGWTR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields) */
+/* HFGWTR_EL2: MRS/MSR S3_4_C1_C1_5, read/write, layout HFGWTR. Hypervisor Fine-Grained Write Trap Register: traps EL1/EL0 writes of system registers to EL2. Source: Arm ARM DDI0487, HFGWTR_EL2; Linux arch/arm64/tools/sysreg (encoding, fields) */
 #define AARCH64_SYSREGS_HFGWTR_EL2_ENCODING "S3_4_C1_C1_5"
 /* HPFAR_EL2: MRS/MSR S3_4_C6_C0_4, read/write, layout HPFAR. Hypervisor IPA Fault Address Register. Source: Arm ARM DDI0487, HPFAR_EL2 */
 #define AARCH64_SYSREGS_HPFAR_EL2_ENCODING "S3_4_C6_C0_4"

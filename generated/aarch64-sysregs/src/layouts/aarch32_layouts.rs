@@ -10255,12 +10255,14 @@ impl armreg_rt::Layout for ScrArm {
 /// | \[28\] | [`TRE`](Self::TRE) | read/write | - | TEX remap enable (short-descriptor format) |
 /// | \[25\] | [`EE`](Self::EE) | read/write | - | Big-endian data accesses and translation table walks at PL1 and on exception entry |
 /// | \[23\] | [`SPAN`](Self::SPAN) | read/write | - | From Arm's data. Present when FEAT_PAN. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES1. |
+/// | \[22\] | - | reserved, 1 | - | RES1 (in Armv7, U: the unaligned access model) |
 /// | \[20\] | [`UWXN`](Self::UWXN) | read/write | - | Memory writable at PL0 is execute-never at PL1 |
 /// | \[19\] | [`WXN`](Self::WXN) | read/write | - | Writable memory is execute-never |
 /// | \[18\] | [`nTWE`](Self::NTWE) | read/write | - | No trap of WFE at PL0 |
 /// | \[16\] | [`nTWI`](Self::NTWI) | read/write | - | No trap of WFI at PL0 |
 /// | \[13\] | [`V`](Self::V) | read/write | - | High exception vectors (0xFFFF0000) instead of VBAR |
 /// | \[12\] | [`I`](Self::I) | read/write | - | Instruction cacheability |
+/// | \[11\] | - | reserved, 1 | - | RES1 (in Armv7, Z: branch prediction enable) |
 /// | \[10\] | [`EnRCTX`](Self::ENRCTX) | read/write | - | From Arm's data. Present when FEAT_SPECRES. Values Arm's data lists: `0b0`, `0b1`. Otherwise RES0. |
 /// | \[8\] | [`SED`](Self::SED) | read/write | - | Disable SETEND |
 /// | \[7\] | [`ITD`](Self::ITD) | read/write | - | Disable some IT instruction uses |
@@ -10366,8 +10368,8 @@ impl armreg_rt::Layout for SctlrA32 {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
-        res1: 0x0,
-        default: 0x0,
+        res1: 0x40_0800,
+        default: 0x40_0800,
         w1_effects: 0x0,
         stored: 0xf29d_35ff,
         integer: 0x0,

@@ -1002,9 +1002,295 @@ impl armreg_rt::Layout for Hfgitr {
         fields: "icialluis 0 1;iciallu 1 1;icivau 2 1;dcivac 3 1;dcisw 4 1;dccsw 5 1;dccisw 6 1;dccvau 7 1;dccvap 8 1;dccvadp 9 1;dccivac 10 1;dczva 11 1;ats1e1r 12 1;ats1e1w 13 1;ats1e0r 14 1;ats1e0w 15 1;ats1e1rp 16 1;ats1e1wp 17 1;tlbivmalle1os 18 1;tlbivae1os 19 1;tlbiaside1os 20 1;tlbivaae1os 21 1;tlbivale1os 22 1;tlbivaale1os 23 1;tlbirvae1os 24 1;tlbirvaae1os 25 1;tlbirvale1os 26 1;tlbirvaale1os 27 1;tlbivmalle1is 28 1;tlbivae1is 29 1;tlbiaside1is 30 1;tlbivaae1is 31 1;tlbivale1is 32 1;tlbivaale1is 33 1;tlbirvae1is 34 1;tlbirvaae1is 35 1;tlbirvale1is 36 1;tlbirvaale1is 37 1;tlbirvae1 38 1;tlbirvaae1 39 1;tlbirvale1 40 1;tlbirvaale1 41 1;tlbivmalle1 42 1;tlbivae1 43 1;tlbiaside1 44 1;tlbivaae1 45 1;tlbivale1 46 1;tlbivaale1 47 1;cfprctx 48 1;dvprctx 49 1;cpprctx 50 1;eret 51 1;svc_el0 52 1;svc_el1 53 1;dccvac 54 1;nbrbinj 55 1;nbrbiall 56 1;ngcspushm_el1 57 1;ngcsstr_el1 58 1;ngcsepp 59 1;cosprctx 60 1;ats1e1a 62 1;psbcsync 63 1",
     };
 }
+/// Hypervisor Fine-Grained Write Trap Register: HFGRTR_EL2's layout without the read-only registers
+///
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hfgwtr>`](armreg_rt::Value), from `Hfgwtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HFGWTR_EL2`](crate::aarch64::HFGWTR_EL2).
+///
+/// ```
+/// # use aarch64_sysregs::{Layout, Hfgwtr};
+/// let value = Hfgwtr::DEFAULT.with(Hfgwtr::AFSR0_EL1, true);
+/// assert!(value.get(Hfgwtr::AFSR0_EL1));
+/// ```
+///
+/// Width: 64 bits. Derived from `HFGxTR`.
+///
+/// Source: Arm ARM DDI0487, HFGWTR_EL2
+///
+#[cfg_attr(doc, doc = diagram_Hfgwtr!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[63\] | [`nAMAIR2_EL1`](Self::NAMAIR2_EL1) | read/write | - | Trap accesses to AMAIR2_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[62\] | [`nMAIR2_EL1`](Self::NMAIR2_EL1) | read/write | - | Trap accesses to MAIR2_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[61\] | [`nS2POR_EL1`](Self::NS2POR_EL1) | read/write | - | Trap accesses to S2POR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[60\] | [`nPOR_EL1`](Self::NPOR_EL1) | read/write | - | Trap accesses to POR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[59\] | [`nPOR_EL0`](Self::NPOR_EL0) | read/write | - | Trap accesses to POR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[58\] | [`nPIR_EL1`](Self::NPIR_EL1) | read/write | - | Trap accesses to PIR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[57\] | [`nPIRE0_EL1`](Self::NPIRE0_EL1) | read/write | - | Trap accesses to PIRE0_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[56\] | [`nRCWMASK_EL1`](Self::NRCWMASK_EL1) | read/write | - | Trap accesses to RCWMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[55\] | [`nTPIDR2_EL0`](Self::NTPIDR2_EL0) | read/write | - | Trap accesses to TPIDR2_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[54\] | [`nSMPRI_EL1`](Self::NSMPRI_EL1) | read/write | - | Trap accesses to SMPRI_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[53\] | [`nGCS_EL1`](Self::NGCS_EL1) | read/write | - | Trap accesses to GCS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[52\] | [`nGCS_EL0`](Self::NGCS_EL0) | read/write | - | Trap accesses to GCS_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[51\] | - | reserved, 0 | - |  |
+/// | \[50\] | [`nACCDATA_EL1`](Self::NACCDATA_EL1) | read/write | - | Trap accesses to ACCDATA_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[49\] | [`ERXADDR_EL1`](Self::ERXADDR_EL1) | read/write | - | Trap accesses to ERXADDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[48\] | [`ERXPFGCDN_EL1`](Self::ERXPFGCDN_EL1) | read/write | - | Trap accesses to ERXPFGCDN_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[47\] | [`ERXPFGCTL_EL1`](Self::ERXPFGCTL_EL1) | read/write | - | Trap accesses to ERXPFGCTL_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[45\] | [`ERXMISCn_EL1`](Self::ERXMISCN_EL1) | read/write | - | Trap accesses to ERXMISCn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[44\] | [`ERXSTATUS_EL1`](Self::ERXSTATUS_EL1) | read/write | - | Trap accesses to ERXSTATUS_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[43\] | [`ERXCTLR_EL1`](Self::ERXCTLR_EL1) | read/write | - | Trap accesses to ERXCTLR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[41\] | [`ERRSELR_EL1`](Self::ERRSELR_EL1) | read/write | - | Trap accesses to ERRSELR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[39\] | [`ICC_IGRPENn_EL1`](Self::ICC_IGRPENN_EL1) | read/write | - | Trap accesses to ICC_IGRPENn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[38\] | [`VBAR_EL1`](Self::VBAR_EL1) | read/write | - | Trap accesses to VBAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[37\] | [`TTBR1_EL1`](Self::TTBR1_EL1) | read/write | - | Trap accesses to TTBR1_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[36\] | [`TTBR0_EL1`](Self::TTBR0_EL1) | read/write | - | Trap accesses to TTBR0_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[35\] | [`TPIDR_EL0`](Self::TPIDR_EL0) | read/write | - | Trap accesses to TPIDR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[34\] | [`TPIDRRO_EL0`](Self::TPIDRRO_EL0) | read/write | - | Trap accesses to TPIDRRO_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[33\] | [`TPIDR_EL1`](Self::TPIDR_EL1) | read/write | - | Trap accesses to TPIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[32\] | [`TCR_EL1`](Self::TCR_EL1) | read/write | - | Trap accesses to TCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[31\] | [`SCXTNUM_EL0`](Self::SCXTNUM_EL0) | read/write | - | Trap accesses to SCXTNUM_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[30\] | [`SCXTNUM_EL1`](Self::SCXTNUM_EL1) | read/write | - | Trap accesses to SCXTNUM_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[29\] | [`SCTLR_EL1`](Self::SCTLR_EL1) | read/write | - | Trap accesses to SCTLR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[27\] | [`PAR_EL1`](Self::PAR_EL1) | read/write | - | Trap accesses to PAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[24\] | [`MAIR_EL1`](Self::MAIR_EL1) | read/write | - | Trap accesses to MAIR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[23\] | [`LORSA_EL1`](Self::LORSA_EL1) | read/write | - | Trap accesses to LORSA_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[22\] | [`LORN_EL1`](Self::LORN_EL1) | read/write | - | Trap accesses to LORN_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[20\] | [`LOREA_EL1`](Self::LOREA_EL1) | read/write | - | Trap accesses to LOREA_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[19\] | [`LORC_EL1`](Self::LORC_EL1) | read/write | - | Trap accesses to LORC_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[17\] | [`FAR_EL1`](Self::FAR_EL1) | read/write | - | Trap accesses to FAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[16\] | [`ESR_EL1`](Self::ESR_EL1) | read/write | - | Trap accesses to ESR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[13\] | [`CSSELR_EL1`](Self::CSSELR_EL1) | read/write | - | Trap accesses to CSSELR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[12\] | [`CPACR_EL1`](Self::CPACR_EL1) | read/write | - | Trap accesses to CPACR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[11\] | [`CONTEXTIDR_EL1`](Self::CONTEXTIDR_EL1) | read/write | - | Trap accesses to CONTEXTIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[8\] | [`APIBKey`](Self::APIBKEY) | read/write | - | Trap accesses to APIBKey at EL1 and EL0 to EL2 when 1 |
+/// | \[7\] | [`APIAKey`](Self::APIAKEY) | read/write | - | Trap accesses to APIAKey at EL1 and EL0 to EL2 when 1 |
+/// | \[6\] | [`APGAKey`](Self::APGAKEY) | read/write | - | Trap accesses to APGAKey at EL1 and EL0 to EL2 when 1 |
+/// | \[5\] | [`APDBKey`](Self::APDBKEY) | read/write | - | Trap accesses to APDBKey at EL1 and EL0 to EL2 when 1 |
+/// | \[4\] | [`APDAKey`](Self::APDAKEY) | read/write | - | Trap accesses to APDAKey at EL1 and EL0 to EL2 when 1 |
+/// | \[3\] | [`AMAIR_EL1`](Self::AMAIR_EL1) | read/write | - | Trap accesses to AMAIR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[1\] | [`AFSR1_EL1`](Self::AFSR1_EL1) | read/write | - | Trap accesses to AFSR1_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[0\] | [`AFSR0_EL1`](Self::AFSR0_EL1) | read/write | - | Trap accesses to AFSR0_EL1 at EL1 and EL0 to EL2 when 1 |
+pub enum Hfgwtr {}
+impl Hfgwtr {
+    /// `AFSR0_EL1`: Trap accesses to AFSR0_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[0\], read/write. Reset: not described.
+    pub const AFSR0_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `AFSR1_EL1`: Trap accesses to AFSR1_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[1\], read/write. Reset: not described.
+    pub const AFSR1_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
+    /// `AMAIR_EL1`: Trap accesses to AMAIR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[3\], read/write. Reset: not described.
+    pub const AMAIR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
+    /// `APDAKey`: Trap accesses to APDAKey at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[4\], read/write. Reset: not described.
+    pub const APDAKEY: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
+    /// `APDBKey`: Trap accesses to APDBKey at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[5\], read/write. Reset: not described.
+    pub const APDBKEY: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
+    /// `APGAKey`: Trap accesses to APGAKey at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[6\], read/write. Reset: not described.
+    pub const APGAKEY: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
+    /// `APIAKey`: Trap accesses to APIAKey at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[7\], read/write. Reset: not described.
+    pub const APIAKEY: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
+    /// `APIBKey`: Trap accesses to APIBKey at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[8\], read/write. Reset: not described.
+    pub const APIBKEY: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(8, 1);
+    /// `CONTEXTIDR_EL1`: Trap accesses to CONTEXTIDR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[11\], read/write. Reset: not described.
+    pub const CONTEXTIDR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(11, 1);
+    /// `CPACR_EL1`: Trap accesses to CPACR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[12\], read/write. Reset: not described.
+    pub const CPACR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(12, 1);
+    /// `CSSELR_EL1`: Trap accesses to CSSELR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[13\], read/write. Reset: not described.
+    pub const CSSELR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(13, 1);
+    /// `ESR_EL1`: Trap accesses to ESR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[16\], read/write. Reset: not described.
+    pub const ESR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(16, 1);
+    /// `FAR_EL1`: Trap accesses to FAR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[17\], read/write. Reset: not described.
+    pub const FAR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(17, 1);
+    /// `LORC_EL1`: Trap accesses to LORC_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[19\], read/write. Reset: not described.
+    pub const LORC_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(19, 1);
+    /// `LOREA_EL1`: Trap accesses to LOREA_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[20\], read/write. Reset: not described.
+    pub const LOREA_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
+    /// `LORN_EL1`: Trap accesses to LORN_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[22\], read/write. Reset: not described.
+    pub const LORN_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
+    /// `LORSA_EL1`: Trap accesses to LORSA_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[23\], read/write. Reset: not described.
+    pub const LORSA_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
+    /// `MAIR_EL1`: Trap accesses to MAIR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[24\], read/write. Reset: not described.
+    pub const MAIR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(24, 1);
+    /// `PAR_EL1`: Trap accesses to PAR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[27\], read/write. Reset: not described.
+    pub const PAR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
+    /// `SCTLR_EL1`: Trap accesses to SCTLR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[29\], read/write. Reset: not described.
+    pub const SCTLR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
+    /// `SCXTNUM_EL1`: Trap accesses to SCXTNUM_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[30\], read/write. Reset: not described.
+    pub const SCXTNUM_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
+    /// `SCXTNUM_EL0`: Trap accesses to SCXTNUM_EL0 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[31\], read/write. Reset: not described.
+    pub const SCXTNUM_EL0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
+    /// `TCR_EL1`: Trap accesses to TCR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[32\], read/write. Reset: not described.
+    pub const TCR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(32, 1);
+    /// `TPIDR_EL1`: Trap accesses to TPIDR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[33\], read/write. Reset: not described.
+    pub const TPIDR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(33, 1);
+    /// `TPIDRRO_EL0`: Trap accesses to TPIDRRO_EL0 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[34\], read/write. Reset: not described.
+    pub const TPIDRRO_EL0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(34, 1);
+    /// `TPIDR_EL0`: Trap accesses to TPIDR_EL0 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[35\], read/write. Reset: not described.
+    pub const TPIDR_EL0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(35, 1);
+    /// `TTBR0_EL1`: Trap accesses to TTBR0_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[36\], read/write. Reset: not described.
+    pub const TTBR0_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(36, 1);
+    /// `TTBR1_EL1`: Trap accesses to TTBR1_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[37\], read/write. Reset: not described.
+    pub const TTBR1_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(37, 1);
+    /// `VBAR_EL1`: Trap accesses to VBAR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[38\], read/write. Reset: not described.
+    pub const VBAR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(38, 1);
+    /// `ICC_IGRPENn_EL1`: Trap accesses to ICC_IGRPENn_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[39\], read/write. Reset: not described.
+    pub const ICC_IGRPENN_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(39, 1);
+    /// `ERRSELR_EL1`: Trap accesses to ERRSELR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[41\], read/write. Reset: not described.
+    pub const ERRSELR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(41, 1);
+    /// `ERXCTLR_EL1`: Trap accesses to ERXCTLR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[43\], read/write. Reset: not described.
+    pub const ERXCTLR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(43, 1);
+    /// `ERXSTATUS_EL1`: Trap accesses to ERXSTATUS_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[44\], read/write. Reset: not described.
+    pub const ERXSTATUS_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(44, 1);
+    /// `ERXMISCn_EL1`: Trap accesses to ERXMISCn_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[45\], read/write. Reset: not described.
+    pub const ERXMISCN_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(45, 1);
+    /// `ERXPFGCTL_EL1`: Trap accesses to ERXPFGCTL_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[47\], read/write. Reset: not described.
+    pub const ERXPFGCTL_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(47, 1);
+    /// `ERXPFGCDN_EL1`: Trap accesses to ERXPFGCDN_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[48\], read/write. Reset: not described.
+    pub const ERXPFGCDN_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(48, 1);
+    /// `ERXADDR_EL1`: Trap accesses to ERXADDR_EL1 at EL1 and EL0 to EL2 when 1
+    ///
+    /// Bits \[49\], read/write. Reset: not described.
+    pub const ERXADDR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(49, 1);
+    /// `nACCDATA_EL1`: Trap accesses to ACCDATA_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[50\], read/write. Reset: not described.
+    pub const NACCDATA_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(50, 1);
+    /// `nGCS_EL0`: Trap accesses to GCS_EL0 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[52\], read/write. Reset: not described.
+    pub const NGCS_EL0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(52, 1);
+    /// `nGCS_EL1`: Trap accesses to GCS_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[53\], read/write. Reset: not described.
+    pub const NGCS_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(53, 1);
+    /// `nSMPRI_EL1`: Trap accesses to SMPRI_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[54\], read/write. Reset: not described.
+    pub const NSMPRI_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(54, 1);
+    /// `nTPIDR2_EL0`: Trap accesses to TPIDR2_EL0 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[55\], read/write. Reset: not described.
+    pub const NTPIDR2_EL0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(55, 1);
+    /// `nRCWMASK_EL1`: Trap accesses to RCWMASK_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[56\], read/write. Reset: not described.
+    pub const NRCWMASK_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(56, 1);
+    /// `nPIRE0_EL1`: Trap accesses to PIRE0_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[57\], read/write. Reset: not described.
+    pub const NPIRE0_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(57, 1);
+    /// `nPIR_EL1`: Trap accesses to PIR_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[58\], read/write. Reset: not described.
+    pub const NPIR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(58, 1);
+    /// `nPOR_EL0`: Trap accesses to POR_EL0 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[59\], read/write. Reset: not described.
+    pub const NPOR_EL0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(59, 1);
+    /// `nPOR_EL1`: Trap accesses to POR_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[60\], read/write. Reset: not described.
+    pub const NPOR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(60, 1);
+    /// `nS2POR_EL1`: Trap accesses to S2POR_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[61\], read/write. Reset: not described.
+    pub const NS2POR_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(61, 1);
+    /// `nMAIR2_EL1`: Trap accesses to MAIR2_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[62\], read/write. Reset: not described.
+    pub const NMAIR2_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(62, 1);
+    /// `nAMAIR2_EL1`: Trap accesses to AMAIR2_EL1 at EL1 and EL0 to EL2 when 0
+    ///
+    /// Bits \[63\], read/write. Reset: not described.
+    pub const NAMAIR2_EL1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(63, 1);
+}
+impl armreg_rt::Layout for Hfgwtr {
+    type Raw = u64;
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x8_0000_0000_0000,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfff7_baff_e9db_39fb,
+        integer: 0x0,
+        reset: None,
+        name: "Hfgwtr",
+        fields: "afsr0_el1 0 1;afsr1_el1 1 1;amair_el1 3 1;apdakey 4 1;apdbkey 5 1;apgakey 6 1;apiakey 7 1;apibkey 8 1;contextidr_el1 11 1;cpacr_el1 12 1;csselr_el1 13 1;esr_el1 16 1;far_el1 17 1;lorc_el1 19 1;lorea_el1 20 1;lorn_el1 22 1;lorsa_el1 23 1;mair_el1 24 1;par_el1 27 1;sctlr_el1 29 1;scxtnum_el1 30 1;scxtnum_el0 31 1;tcr_el1 32 1;tpidr_el1 33 1;tpidrro_el0 34 1;tpidr_el0 35 1;ttbr0_el1 36 1;ttbr1_el1 37 1;vbar_el1 38 1;icc_igrpenn_el1 39 1;errselr_el1 41 1;erxctlr_el1 43 1;erxstatus_el1 44 1;erxmiscn_el1 45 1;erxpfgctl_el1 47 1;erxpfgcdn_el1 48 1;erxaddr_el1 49 1;naccdata_el1 50 1;ngcs_el0 52 1;ngcs_el1 53 1;nsmpri_el1 54 1;ntpidr2_el0 55 1;nrcwmask_el1 56 1;npire0_el1 57 1;npir_el1 58 1;npor_el0 59 1;npor_el1 60 1;ns2por_el1 61 1;nmair2_el1 62 1;namair2_el1 63 1",
+    };
+}
 /// Hypervisor Fine-Grained Read/Write Trap Register
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hfgxtr>`](armreg_rt::Value), from `Hfgxtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HFGRTR_EL2`](crate::aarch64::HFGRTR_EL2), [`aarch64::HFGWTR_EL2`](crate::aarch64::HFGWTR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hfgxtr>`](armreg_rt::Value), from `Hfgxtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HFGRTR_EL2`](crate::aarch64::HFGRTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgxtr};
