@@ -208,21 +208,20 @@ pub fn lower(entry: &Entry, path: &str, at: &Located, out: &mut Lowering) {
             out.borrowed.push((entry_index(path), of));
             return;
         }
-        if aarch64 {
-            if entry
+        if aarch64
+            && entry
                 .accessors
                 .iter()
                 .any(|a| matches!(a.name.as_deref(), Some(n) if A64.contains(&n)))
-            {
-                out.unsupported(
-                    &pos,
-                    format!(
-                        "{}: an encoding space (IMPLEMENTATION DEFINED registers), not one register; left out",
-                        entry.name
-                    ),
-                );
-                return;
-            }
+        {
+            out.unsupported(
+                &pos,
+                format!(
+                    "{}: an encoding space (IMPLEMENTATION DEFINED registers), not one register; left out",
+                    entry.name
+                ),
+            );
+            return;
         }
         if !aarch64 {
             let kinds: Vec<&str> = entry
