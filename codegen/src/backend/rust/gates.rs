@@ -57,8 +57,9 @@ pub(super) struct Group {
 }
 
 impl Gates {
-    /// Each block's feature, and per layout the one feature it is compiled under if one (a
-    /// layout of one block), for the layouts' pages; `None` where nothing is gated.
+    /// Each user's condition (`feature = "x"`: a block's or a register family's), and per layout
+    /// the one condition it is compiled under if one (a layout of one user), for the layouts'
+    /// pages; `None` where nothing is gated.
     pub(super) fn features_of(&self, layouts: usize) -> Option<(Vec<String>, Vec<Option<String>>)> {
         if self.gating == Gating::None {
             return None;
@@ -67,11 +68,12 @@ impl Gates {
         for g in &self.groups {
             if let Some([b]) = g.users.as_deref() {
                 for &l in &g.layouts {
-                    layout_feature[l] = Some(self.features[*b].clone());
+                    layout_feature[l] = Some(self.atom(*b));
                 }
             }
         }
-        Some((self.features.clone(), layout_feature))
+        let predicates = (0..self.features.len()).map(|u| self.atom(u)).collect();
+        Some((predicates, layout_feature))
     }
 
     pub(super) fn of(device: &Device, plan: &Plan<'_>, gating: Gating) -> Gates {
@@ -228,6 +230,24 @@ pub(super) fn instance_features(device: &Device) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// Per system register of `device`, the user index its family has in `Gates::features` (after
+/// the blocks), for the layouts' pages; `None` for a register always compiled.
+pub(super) fn sysreg_users(device: &Device) -> Vec<Option<usize>> {
+    let own = block_features(device);
+    let families = families(device, &own);
+    device
+        .sysregs
+        .iter()
+        .map(|r| {
+            let f = family(r, &own)?;
+            families
+                .iter()
+                .position(|x| *x == f)
+                .map(|k| device.blocks.len() + k)
+        })
+        .collect()
 }
 
 /// The family of every AArch32 register.

@@ -22,7 +22,7 @@ pub(super) struct Plan<'l> {
     same: Vec<Option<usize>>,
     shared: SharedEnums,
     /// For each layout, the registers that have it, as rustdoc links, each with the index of its
-    /// block (`None`: a system register).
+    /// block or register family in the gates' users (`None`: a register always compiled).
     users: Vec<Vec<(String, Option<usize>)>>,
     /// Per block, its cargo feature, where blocks are gated: a link to a register is written
     /// under its block's feature unless the layout is compiled under that feature alone.
@@ -89,13 +89,14 @@ impl<'l> Plan<'l> {
             .enumerate()
             .map(|(i, l)| (l.name.as_str(), i))
             .collect();
-        for reg in &device.sysregs {
+        let families = super::gates::sysreg_users(device);
+        for (reg, family) in device.sysregs.iter().zip(families) {
             if let Some(&i) = index.get(reg.layout.name.as_str()) {
                 let module = state_of(reg.path).module();
                 let name = name(&reg.name, Case::Verbatim);
                 self.users[i].push((
                     format!("[`{module}::{name}`](crate::{module}::{name})"),
-                    None,
+                    family,
                 ));
             }
         }
@@ -231,7 +232,7 @@ impl<'l> Plan<'l> {
         // Registers of several blocks: a build that selects some of them documents those only,
         // each link under its block's feature (a link to a block left out would be broken).
         let mut lines = vec![DocLine::Text(format!(
-            "{lead} Registers with this layout (a block's only where the build selects the block):"
+            "{lead} Registers with this layout (each only where the build selects its block or register family):"
         ))];
         for user in shown {
             let item = format!("- {}", user.0);
@@ -553,9 +554,8 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &[DocLine])
         match line {
             DocLine::Text(text) if text.is_empty() => c.line("///"),
             DocLine::Text(text) => c.doc(text),
-            DocLine::Gated(feature, text) => c.fmt(format_args!(
-                "#[cfg_attr(feature = {}, doc = {})]",
-                code::string(feature),
+            DocLine::Gated(condition, text) => c.fmt(format_args!(
+                "#[cfg_attr({condition}, doc = {})]",
                 code::string(text)
             )),
         }

@@ -384,7 +384,16 @@ mod sve_layouts;
 pub use self::sve_layouts::*;
 /// Auxiliary Control Register: contents defined by the implementation
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Actlr>`](armreg_rt::Value), from `Actlr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ACTLR_EL1`](crate::aarch64::ACTLR_EL1), [`aarch64::ACTLR_EL2`](crate::aarch64::ACTLR_EL2), [`aarch64::ACTLR_EL3`](crate::aarch64::ACTLR_EL3), [`aarch64::ACTLRMASK_EL1`](crate::aarch64::ACTLRMASK_EL1), [`aarch64::ACTLRMASK_EL12`](crate::aarch64::ACTLRMASK_EL12), [`aarch64::ACTLRMASK_EL2`](crate::aarch64::ACTLRMASK_EL2), [`aarch64::ACTLRALIAS_EL1`](crate::aarch64::ACTLRALIAS_EL1), [`aarch64::ACTLR_EL12`](crate::aarch64::ACTLR_EL12) and 18 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Actlr>`](armreg_rt::Value), from `Actlr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+/// - [`aarch64::ACTLR_EL1`](crate::aarch64::ACTLR_EL1)
+/// - [`aarch64::ACTLR_EL2`](crate::aarch64::ACTLR_EL2)
+/// - [`aarch64::ACTLR_EL3`](crate::aarch64::ACTLR_EL3)
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::ACTLRMASK_EL1`](crate::aarch64::ACTLRMASK_EL1)")]
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::ACTLRMASK_EL12`](crate::aarch64::ACTLRMASK_EL12)")]
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::ACTLRMASK_EL2`](crate::aarch64::ACTLRMASK_EL2)")]
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::ACTLRALIAS_EL1`](crate::aarch64::ACTLRALIAS_EL1)")]
+/// - [`aarch64::ACTLR_EL12`](crate::aarch64::ACTLR_EL12)
+/// - and 18 more
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Actlr};
@@ -548,7 +557,11 @@ pub type Amair = crate::Actlr;
 pub type AmairEl1 = crate::Actlr;
 /// Layout of AMEVCNTVOFF0&lt;n&gt;_EL2, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Amevcntvoff0El2>`](armreg_rt::Value), from `Amevcntvoff0El2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::AMEVCNTVOFF0_EL2`](crate::aarch64::AMEVCNTVOFF0_EL2), [`aarch64::AMEVCNTVOFF1_EL2`](crate::aarch64::AMEVCNTVOFF1_EL2), [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF), [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Amevcntvoff0El2>`](armreg_rt::Value), from `Amevcntvoff0El2::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "amuv1p1", doc = "- [`aarch64::AMEVCNTVOFF0_EL2`](crate::aarch64::AMEVCNTVOFF0_EL2)")]
+#[cfg_attr(feature = "amuv1p1", doc = "- [`aarch64::AMEVCNTVOFF1_EL2`](crate::aarch64::AMEVCNTVOFF1_EL2)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF)")]
+/// - [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Amevcntvoff0El2};
@@ -588,7 +601,16 @@ impl armreg_rt::Layout for Amevcntvoff0El2 {
 }
 /// One 64-bit half of a 128-bit pointer authentication key
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Apkey>`](armreg_rt::Value), from `Apkey::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::APDAKEYHI_EL1`](crate::aarch64::APDAKEYHI_EL1), [`aarch64::APDAKEYLO_EL1`](crate::aarch64::APDAKEYLO_EL1), [`aarch64::APDBKEYHI_EL1`](crate::aarch64::APDBKEYHI_EL1), [`aarch64::APDBKEYLO_EL1`](crate::aarch64::APDBKEYLO_EL1), [`aarch64::APGAKEYHI_EL1`](crate::aarch64::APGAKEYHI_EL1), [`aarch64::APGAKEYLO_EL1`](crate::aarch64::APGAKEYLO_EL1), [`aarch64::APIAKEYHI_EL1`](crate::aarch64::APIAKEYHI_EL1), [`aarch64::APIAKEYLO_EL1`](crate::aarch64::APIAKEYLO_EL1) and 5 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Apkey>`](armreg_rt::Value), from `Apkey::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "pauth", doc = "- [`aarch64::APDAKEYHI_EL1`](crate::aarch64::APDAKEYHI_EL1)")]
+#[cfg_attr(feature = "pauth", doc = "- [`aarch64::APDAKEYLO_EL1`](crate::aarch64::APDAKEYLO_EL1)")]
+#[cfg_attr(feature = "pauth", doc = "- [`aarch64::APDBKEYHI_EL1`](crate::aarch64::APDBKEYHI_EL1)")]
+#[cfg_attr(feature = "pauth", doc = "- [`aarch64::APDBKEYLO_EL1`](crate::aarch64::APDBKEYLO_EL1)")]
+#[cfg_attr(feature = "pauth", doc = "- [`aarch64::APGAKEYHI_EL1`](crate::aarch64::APGAKEYHI_EL1)")]
+#[cfg_attr(feature = "pauth", doc = "- [`aarch64::APGAKEYLO_EL1`](crate::aarch64::APGAKEYLO_EL1)")]
+#[cfg_attr(feature = "pauth", doc = "- [`aarch64::APIAKEYHI_EL1`](crate::aarch64::APIAKEYHI_EL1)")]
+#[cfg_attr(feature = "pauth", doc = "- [`aarch64::APIAKEYLO_EL1`](crate::aarch64::APIAKEYLO_EL1)")]
+/// - and 5 more
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Apkey};
@@ -1088,7 +1110,11 @@ impl armreg_rt::Layout for CnthctlE2h {
 }
 /// Layout of CNTHPS_CTL_EL2, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsCtlEl2>`](armreg_rt::Value), from `CnthpsCtlEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTHPS_CTL_EL2`](crate::aarch64::CNTHPS_CTL_EL2), [`aarch64::CNTHVS_CTL_EL2`](crate::aarch64::CNTHVS_CTL_EL2), [`aarch64::CNTP_CTL_EL02`](crate::aarch64::CNTP_CTL_EL02), [`aarch64::CNTV_CTL_EL02`](crate::aarch64::CNTV_CTL_EL02).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsCtlEl2>`](armreg_rt::Value), from `CnthpsCtlEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHPS_CTL_EL2`](crate::aarch64::CNTHPS_CTL_EL2)")]
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHVS_CTL_EL2`](crate::aarch64::CNTHVS_CTL_EL2)")]
+/// - [`aarch64::CNTP_CTL_EL02`](crate::aarch64::CNTP_CTL_EL02)
+/// - [`aarch64::CNTV_CTL_EL02`](crate::aarch64::CNTV_CTL_EL02)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CnthpsCtlEl2};
@@ -1139,7 +1165,16 @@ impl armreg_rt::Layout for CnthpsCtlEl2 {
 }
 /// Layout of CNTHPS_CVAL, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsCval>`](armreg_rt::Value), from `CnthpsCval::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHPS_CVAL`](crate::aarch32::CNTHPS_CVAL), [`aarch64::CNTHPS_CVAL_EL2`](crate::aarch64::CNTHPS_CVAL_EL2), [`aarch32::CNTHVS_CVAL`](crate::aarch32::CNTHVS_CVAL), [`aarch64::CNTHVS_CVAL_EL2`](crate::aarch64::CNTHVS_CVAL_EL2), [`aarch32::CNTHV_CVAL`](crate::aarch32::CNTHV_CVAL), [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1) and 7 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsCval>`](armreg_rt::Value), from `CnthpsCval::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTHPS_CVAL`](crate::aarch32::CNTHPS_CVAL)")]
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHPS_CVAL_EL2`](crate::aarch64::CNTHPS_CVAL_EL2)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTHVS_CVAL`](crate::aarch32::CNTHVS_CVAL)")]
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHVS_CVAL_EL2`](crate::aarch64::CNTHVS_CVAL_EL2)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTHV_CVAL`](crate::aarch32::CNTHV_CVAL)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL)")]
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2)")]
+/// - [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1)
+/// - and 7 more
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CnthpsCval};
@@ -1179,7 +1214,16 @@ impl armreg_rt::Layout for CnthpsCval {
 }
 /// Layout of CNTHPS_TVAL_EL2, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsTvalEl2>`](armreg_rt::Value), from `CnthpsTvalEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTHPS_TVAL_EL2`](crate::aarch64::CNTHPS_TVAL_EL2), [`aarch64::CNTHVS_TVAL_EL2`](crate::aarch64::CNTHVS_TVAL_EL2), [`aarch64::CNTHP_TVAL_EL2`](crate::aarch64::CNTHP_TVAL_EL2), [`aarch64::CNTPS_TVAL_EL1`](crate::aarch64::CNTPS_TVAL_EL1), [`aarch64::CNTP_TVAL_EL0`](crate::aarch64::CNTP_TVAL_EL0), [`aarch64::CNTP_TVAL_EL02`](crate::aarch64::CNTP_TVAL_EL02), [`aarch64::CNTHV_TVAL_EL2`](crate::aarch64::CNTHV_TVAL_EL2), [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0) and 1 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthpsTvalEl2>`](armreg_rt::Value), from `CnthpsTvalEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHPS_TVAL_EL2`](crate::aarch64::CNTHPS_TVAL_EL2)")]
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHVS_TVAL_EL2`](crate::aarch64::CNTHVS_TVAL_EL2)")]
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHP_TVAL_EL2`](crate::aarch64::CNTHP_TVAL_EL2)")]
+/// - [`aarch64::CNTPS_TVAL_EL1`](crate::aarch64::CNTPS_TVAL_EL1)
+/// - [`aarch64::CNTP_TVAL_EL0`](crate::aarch64::CNTP_TVAL_EL0)
+/// - [`aarch64::CNTP_TVAL_EL02`](crate::aarch64::CNTP_TVAL_EL02)
+#[cfg_attr(feature = "vhe", doc = "- [`aarch64::CNTHV_TVAL_EL2`](crate::aarch64::CNTHV_TVAL_EL2)")]
+/// - [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0)
+/// - and 1 more
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CnthpsTvalEl2};
@@ -1282,7 +1326,11 @@ pub type Cntkctl = crate::CnthctlE2h;
 pub type CntkctlEl1 = crate::CnthctlE2h;
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntpct>`](armreg_rt::Value), from `Cntpct::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntpct>`](armreg_rt::Value), from `Cntpct::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTPCT`](crate::aarch32::CNTPCT)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS)")]
+#[cfg_attr(feature = "ecv", doc = "- [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0)")]
+/// - [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntpct};
@@ -1324,7 +1372,12 @@ impl armreg_rt::Layout for Cntpct {
 }
 /// Physical timer control (EL1, EL2 and secure physical timers): enable, interrupt mask and status
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntpCtl>`](armreg_rt::Value), from `CntpCtl::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTHP_CTL_EL2`](crate::aarch64::CNTHP_CTL_EL2), [`aarch64::CNTPS_CTL_EL1`](crate::aarch64::CNTPS_CTL_EL1), [`aarch64::CNTP_CTL_EL0`](crate::aarch64::CNTP_CTL_EL0), [`aarch64::CNTHV_CTL_EL2`](crate::aarch64::CNTHV_CTL_EL2), [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntpCtl>`](armreg_rt::Value), from `CntpCtl::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::CNTHP_CTL_EL2`](crate::aarch64::CNTHP_CTL_EL2)")]
+/// - [`aarch64::CNTPS_CTL_EL1`](crate::aarch64::CNTPS_CTL_EL1)
+/// - [`aarch64::CNTP_CTL_EL0`](crate::aarch64::CNTP_CTL_EL0)
+#[cfg_attr(feature = "vhe", doc = "- [`aarch64::CNTHV_CTL_EL2`](crate::aarch64::CNTHV_CTL_EL2)")]
+/// - [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpCtl};
@@ -1428,7 +1481,11 @@ pub type CntpTval = crate::CnthpsTvalEl2;
 pub type CntpTvalEl0 = crate::CnthpsTvalEl2;
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntvct>`](armreg_rt::Value), from `Cntvct::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntvct>`](armreg_rt::Value), from `Cntvct::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTVCT`](crate::aarch32::CNTVCT)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS)")]
+#[cfg_attr(feature = "ecv", doc = "- [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0)")]
+/// - [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntvct};
@@ -1554,7 +1611,10 @@ pub type CntvTval = crate::CnthpsTvalEl2;
 pub type CntvTvalEl0 = crate::CnthpsTvalEl2;
 /// Context ID Register
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Contextidr>`](armreg_rt::Value), from `Contextidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CONTEXTIDR_EL1`](crate::aarch64::CONTEXTIDR_EL1), [`aarch64::CONTEXTIDR_EL12`](crate::aarch64::CONTEXTIDR_EL12), [`aarch64::CONTEXTIDR_EL2`](crate::aarch64::CONTEXTIDR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Contextidr>`](armreg_rt::Value), from `Contextidr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+/// - [`aarch64::CONTEXTIDR_EL1`](crate::aarch64::CONTEXTIDR_EL1)
+/// - [`aarch64::CONTEXTIDR_EL12`](crate::aarch64::CONTEXTIDR_EL12)
+#[cfg_attr(feature = "debugv8p1", doc = "- [`aarch64::CONTEXTIDR_EL2`](crate::aarch64::CONTEXTIDR_EL2)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Contextidr};
@@ -1660,7 +1720,9 @@ impl armreg_rt::Layout for Cpacr {
 }
 /// Layout of CPACR_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CpacrEl1>`](armreg_rt::Value), from `CpacrEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CPACRALIAS_EL1`](crate::aarch64::CPACRALIAS_EL1), [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CpacrEl1>`](armreg_rt::Value), from `CpacrEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::CPACRALIAS_EL1`](crate::aarch64::CPACRALIAS_EL1)")]
+/// - [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H)
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, CpacrEl1};
@@ -2205,7 +2267,8 @@ pub mod currentel {
 }
 /// Domain Access Control Register: access permission of each of the 16 domains (short-descriptor translation)
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Dacr>`](armreg_rt::Value), from `Dacr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::DACR`](crate::aarch32::DACR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Dacr>`](armreg_rt::Value), from `Dacr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::DACR`](crate::aarch32::DACR)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dacr};
@@ -4378,7 +4441,8 @@ impl armreg_rt::Layout for Fpexc32El2 {
 }
 /// Floating-point Mode Register: FP8 formats, scaling and overflow behaviour
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Fpmr>`](armreg_rt::Value), from `Fpmr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::FPMR`](crate::aarch64::FPMR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Fpmr>`](armreg_rt::Value), from `Fpmr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "fpmr", doc = "- [`aarch64::FPMR`](crate::aarch64::FPMR)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Fpmr};
@@ -5244,7 +5308,12 @@ impl armreg_rt::Layout for HstrEl2 {
 }
 /// Layout of HTTBR, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Httbr>`](armreg_rt::Value), from `Httbr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::HTTBR`](crate::aarch32::HTTBR), [`aarch64::TTBR0_EL3_D1280`](crate::aarch64::TTBR0_EL3_D1280), [`aarch64::TTBR0_EL2`](crate::aarch64::TTBR0_EL2), [`aarch64::TTBR0_EL3`](crate::aarch64::TTBR0_EL3), [`aarch64::VSTTBR_EL2_D1280`](crate::aarch64::VSTTBR_EL2_D1280).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Httbr>`](armreg_rt::Value), from `Httbr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::HTTBR`](crate::aarch32::HTTBR)")]
+/// - [`aarch64::TTBR0_EL3_D1280`](crate::aarch64::TTBR0_EL3_D1280)
+/// - [`aarch64::TTBR0_EL2`](crate::aarch64::TTBR0_EL2)
+/// - [`aarch64::TTBR0_EL3`](crate::aarch64::TTBR0_EL3)
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::VSTTBR_EL2_D1280`](crate::aarch64::VSTTBR_EL2_D1280)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Httbr};
@@ -5366,7 +5435,10 @@ impl armreg_rt::Layout for IdAa64afr0 {
 }
 /// AArch64 Auxiliary Feature Register 1 (reserved for future IMPLEMENTATION DEFINED features)
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64afr1>`](armreg_rt::Value), from `IdAa64afr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64AFR1_EL1`](crate::aarch64::ID_AA64AFR1_EL1), [`aarch64::TRCDEVID`](crate::aarch64::TRCDEVID), [`aarch64::TRCIDR7`](crate::aarch64::TRCIDR7).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64afr1>`](armreg_rt::Value), from `IdAa64afr1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+/// - [`aarch64::ID_AA64AFR1_EL1`](crate::aarch64::ID_AA64AFR1_EL1)
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCDEVID`](crate::aarch64::TRCDEVID)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCIDR7`](crate::aarch64::TRCIDR7)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64afr1};
@@ -17861,7 +17933,10 @@ pub mod mair {
 }
 /// Layout of MAIR2_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mair2El1>`](armreg_rt::Value), from `Mair2El1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MAIR2_EL12`](crate::aarch64::MAIR2_EL12), [`aarch64::MAIR2_EL3`](crate::aarch64::MAIR2_EL3), [`aarch64::MAIR_EL12`](crate::aarch64::MAIR_EL12).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mair2El1>`](armreg_rt::Value), from `Mair2El1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "aie", doc = "- [`aarch64::MAIR2_EL12`](crate::aarch64::MAIR2_EL12)")]
+#[cfg_attr(feature = "aie", doc = "- [`aarch64::MAIR2_EL3`](crate::aarch64::MAIR2_EL3)")]
+/// - [`aarch64::MAIR_EL12`](crate::aarch64::MAIR_EL12)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mair2El1};
@@ -18627,7 +18702,9 @@ impl armreg_rt::Layout for Mdscr {
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Midr>`](armreg_rt::Value), from `Midr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Midr>`](armreg_rt::Value), from `Midr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::MIDR`](crate::aarch32::MIDR)")]
+/// - [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Midr};
@@ -21083,7 +21160,9 @@ pub mod sctlr {
 }
 /// Layout of SCTLR_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<SctlrEl1>`](armreg_rt::Value), from `SctlrEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SCTLRALIAS_EL1`](crate::aarch64::SCTLRALIAS_EL1), [`aarch64::SCTLR_EL12`](crate::aarch64::SCTLR_EL12).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<SctlrEl1>`](armreg_rt::Value), from `SctlrEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::SCTLRALIAS_EL1`](crate::aarch64::SCTLRALIAS_EL1)")]
+/// - [`aarch64::SCTLR_EL12`](crate::aarch64::SCTLR_EL12)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, SctlrEl1};
@@ -21578,7 +21657,9 @@ pub mod sctlr_el3 {
 }
 /// Layout of SDER32_EL2, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Sder32El2>`](armreg_rt::Value), from `Sder32El2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SDER32_EL2`](crate::aarch64::SDER32_EL2), [`aarch64::SDER32_EL3`](crate::aarch64::SDER32_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Sder32El2>`](armreg_rt::Value), from `Sder32El2::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "sel2", doc = "- [`aarch64::SDER32_EL2`](crate::aarch64::SDER32_EL2)")]
+/// - [`aarch64::SDER32_EL3`](crate::aarch64::SDER32_EL3)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Sder32El2};
@@ -22894,7 +22975,9 @@ pub mod tcr_el1 {
 }
 /// Layout of TCR_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<TcrEl1Arm>`](armreg_rt::Value), from `TcrEl1Arm::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TCRALIAS_EL1`](crate::aarch64::TCRALIAS_EL1), [`aarch64::TCR_EL12`](crate::aarch64::TCR_EL12).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<TcrEl1Arm>`](armreg_rt::Value), from `TcrEl1Arm::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::TCRALIAS_EL1`](crate::aarch64::TCRALIAS_EL1)")]
+/// - [`aarch64::TCR_EL12`](crate::aarch64::TCR_EL12)
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, TcrEl1Arm};
@@ -23284,7 +23367,13 @@ pub mod tcr_el2 {
 }
 /// Software Thread ID (TPIDR_EL0 to TPIDR_EL3): a value for the OS or runtime, with no effect on the PE
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Tpidr>`](armreg_rt::Value), from `Tpidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TPIDR_EL0`](crate::aarch64::TPIDR_EL0), [`aarch64::TPIDR_EL1`](crate::aarch64::TPIDR_EL1), [`aarch64::TPIDR_EL2`](crate::aarch64::TPIDR_EL2), [`aarch64::TPIDR_EL3`](crate::aarch64::TPIDR_EL3), [`aarch64::TPIDR2_EL0`](crate::aarch64::TPIDR2_EL0), [`aarch64::TPIDRRO_EL0`](crate::aarch64::TPIDRRO_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Tpidr>`](armreg_rt::Value), from `Tpidr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+/// - [`aarch64::TPIDR_EL0`](crate::aarch64::TPIDR_EL0)
+/// - [`aarch64::TPIDR_EL1`](crate::aarch64::TPIDR_EL1)
+/// - [`aarch64::TPIDR_EL2`](crate::aarch64::TPIDR_EL2)
+/// - [`aarch64::TPIDR_EL3`](crate::aarch64::TPIDR_EL3)
+#[cfg_attr(feature = "sme", doc = "- [`aarch64::TPIDR2_EL0`](crate::aarch64::TPIDR2_EL0)")]
+/// - [`aarch64::TPIDRRO_EL0`](crate::aarch64::TPIDRRO_EL0)
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Tpidr};
@@ -23332,7 +23421,11 @@ impl armreg_rt::Layout for Tpidr {
 pub type Tpidrro = crate::Tpidr;
 /// Translation Table Base Register with an ASID
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Ttbr>`](armreg_rt::Value), from `Ttbr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TTBR0_EL1`](crate::aarch64::TTBR0_EL1), [`aarch64::TTBR0_EL2_E2H`](crate::aarch64::TTBR0_EL2_E2H), [`aarch64::TTBR1_EL1`](crate::aarch64::TTBR1_EL1), [`aarch64::TTBR1_EL2`](crate::aarch64::TTBR1_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Ttbr>`](armreg_rt::Value), from `Ttbr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+/// - [`aarch64::TTBR0_EL1`](crate::aarch64::TTBR0_EL1)
+/// - [`aarch64::TTBR0_EL2_E2H`](crate::aarch64::TTBR0_EL2_E2H)
+/// - [`aarch64::TTBR1_EL1`](crate::aarch64::TTBR1_EL1)
+#[cfg_attr(feature = "vhe", doc = "- [`aarch64::TTBR1_EL2`](crate::aarch64::TTBR1_EL2)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ttbr};

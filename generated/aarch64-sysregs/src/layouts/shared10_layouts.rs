@@ -32,7 +32,10 @@
 )]
 /// Layout of PMBSR_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmbsrEl1>`](armreg_rt::Value), from `PmbsrEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMBSR_EL12`](crate::aarch64::PMBSR_EL12), [`aarch64::PMBSR_EL2`](crate::aarch64::PMBSR_EL2), [`aarch64::PMBSR_EL3`](crate::aarch64::PMBSR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmbsrEl1>`](armreg_rt::Value), from `PmbsrEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "spe", doc = "- [`aarch64::PMBSR_EL12`](crate::aarch64::PMBSR_EL12)")]
+#[cfg_attr(feature = "spe_exc", doc = "- [`aarch64::PMBSR_EL2`](crate::aarch64::PMBSR_EL2)")]
+#[cfg_attr(feature = "spe_exc", doc = "- [`aarch64::PMBSR_EL3`](crate::aarch64::PMBSR_EL3)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmbsrEl1};

@@ -32,8 +32,8 @@
 )]
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
 ///
 /// ```
@@ -146,9 +146,9 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
-/// - [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0)
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
 ///
 /// ```
@@ -191,9 +191,9 @@ impl armreg_rt::Layout for Pmevcntr {
 }
 /// Event Type Register n: event number and exception-level filters (bits \[31:0\]; bits \[19:16\] are RES0). The AArch64 register's bits \[63:32\] (TH, TLC, VS, SYNC, TE, TC: FEAT_PMUv3_TH, FEAT_PMUv3_SME, FEAT_SEBEP, FEAT_PMUv3_EDGE) are not described here
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
-/// - [`aarch64::PMXEVTYPER_EL0`](crate::aarch64::PMXEVTYPER_EL0)
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMXEVTYPER_EL0`](crate::aarch64::PMXEVTYPER_EL0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevtyper`](crate::mmio::PmuExt32::pmevtyper)")]
 ///
 /// ```

@@ -32,9 +32,9 @@
 )]
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)
-/// - [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr)")]
 ///
 /// ```
@@ -77,9 +77,9 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)
-/// - [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc)")]
 ///
 /// ```
@@ -332,15 +332,15 @@ impl armreg_rt::Layout for Pmswinc {
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)
-/// - [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)
-/// - [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)
-/// - [`aarch64::PMCNTENSET_EL0`](crate::aarch64::PMCNTENSET_EL0)
-/// - [`aarch32::PMINTENCLR`](crate::aarch32::PMINTENCLR)
-/// - [`aarch64::PMINTENCLR_EL1`](crate::aarch64::PMINTENCLR_EL1)
-/// - [`aarch32::PMINTENSET`](crate::aarch32::PMINTENSET)
-/// - [`aarch64::PMINTENSET_EL1`](crate::aarch64::PMINTENSET_EL1)
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMCNTENSET_EL0`](crate::aarch64::PMCNTENSET_EL0)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMINTENCLR`](crate::aarch32::PMINTENCLR)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMINTENCLR_EL1`](crate::aarch64::PMINTENCLR_EL1)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMINTENSET`](crate::aarch32::PMINTENSET)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMINTENSET_EL1`](crate::aarch64::PMINTENSET_EL1)")]
 /// - and 10 more
 ///
 /// ```

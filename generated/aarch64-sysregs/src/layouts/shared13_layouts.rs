@@ -32,11 +32,11 @@
 )]
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
-/// - [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)
-/// - [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)
-/// - [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)
-/// - [`aarch32::PMCEID3`](crate::aarch32::PMCEID3)
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMCEID3`](crate::aarch32::PMCEID3)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmceid`](crate::mmio::PmuExt32::pmceid)")]
 ///
 /// ```

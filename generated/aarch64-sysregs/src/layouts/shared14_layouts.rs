@@ -32,14 +32,14 @@
 )]
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevid`](crate::mmio::PmuExt32::pmdevid)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmiidr`](crate::mmio::PmuExt32::pmiidr)")]
-/// - [`aarch32::PMMIR`](crate::aarch32::PMMIR)
-/// - [`aarch64::PMMIR_EL1`](crate::aarch64::PMMIR_EL1)
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMMIR`](crate::aarch32::PMMIR)")]
+#[cfg_attr(feature = "pmuv3p4", doc = "- [`aarch64::PMMIR_EL1`](crate::aarch64::PMMIR_EL1)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmmir`](crate::mmio::PmuExt32::pmmir)")]
 /// - and 2 more
 ///

@@ -32,7 +32,8 @@
 )]
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmcr};
@@ -217,7 +218,9 @@ pub mod pmcr {
 }
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::PMSELR`](crate::aarch32::PMSELR)")]
+#[cfg_attr(feature = "pmuv3", doc = "- [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Pmselr};

@@ -32,7 +32,9 @@
 )]
 /// Sampling Event Filter Register: samples are kept only if these events occurred
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmsevfr>`](armreg_rt::Value), from `Pmsevfr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSEVFR_EL1`](crate::aarch64::PMSEVFR_EL1), [`aarch64::PMSNEVFR_EL1`](crate::aarch64::PMSNEVFR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmsevfr>`](armreg_rt::Value), from `Pmsevfr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "spe", doc = "- [`aarch64::PMSEVFR_EL1`](crate::aarch64::PMSEVFR_EL1)")]
+#[cfg_attr(feature = "spe_fne", doc = "- [`aarch64::PMSNEVFR_EL1`](crate::aarch64::PMSNEVFR_EL1)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsevfr};

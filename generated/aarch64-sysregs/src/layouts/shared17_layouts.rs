@@ -32,7 +32,12 @@
 )]
 /// Layout of SCTLR2MASK_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Sctlr2maskEl1>`](armreg_rt::Value), from `Sctlr2maskEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SCTLR2MASK_EL1`](crate::aarch64::SCTLR2MASK_EL1), [`aarch64::SCTLR2MASK_EL12`](crate::aarch64::SCTLR2MASK_EL12), [`aarch64::SCTLR2ALIAS_EL1`](crate::aarch64::SCTLR2ALIAS_EL1), [`aarch64::SCTLR2_EL1`](crate::aarch64::SCTLR2_EL1), [`aarch64::SCTLR2_EL12`](crate::aarch64::SCTLR2_EL12).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Sctlr2maskEl1>`](armreg_rt::Value), from `Sctlr2maskEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::SCTLR2MASK_EL1`](crate::aarch64::SCTLR2MASK_EL1)")]
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::SCTLR2MASK_EL12`](crate::aarch64::SCTLR2MASK_EL12)")]
+#[cfg_attr(feature = "sctlr2", doc = "- [`aarch64::SCTLR2ALIAS_EL1`](crate::aarch64::SCTLR2ALIAS_EL1)")]
+#[cfg_attr(feature = "sctlr2", doc = "- [`aarch64::SCTLR2_EL1`](crate::aarch64::SCTLR2_EL1)")]
+#[cfg_attr(feature = "sctlr2", doc = "- [`aarch64::SCTLR2_EL12`](crate::aarch64::SCTLR2_EL12)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Sctlr2maskEl1};
@@ -124,7 +129,9 @@ impl armreg_rt::Layout for Sctlr2maskEl1 {
 }
 /// Layout of SCTLR2MASK_EL2, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Sctlr2maskEl2>`](armreg_rt::Value), from `Sctlr2maskEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SCTLR2MASK_EL2`](crate::aarch64::SCTLR2MASK_EL2), [`aarch64::SCTLR2_EL2`](crate::aarch64::SCTLR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Sctlr2maskEl2>`](armreg_rt::Value), from `Sctlr2maskEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::SCTLR2MASK_EL2`](crate::aarch64::SCTLR2MASK_EL2)")]
+#[cfg_attr(feature = "sctlr2", doc = "- [`aarch64::SCTLR2_EL2`](crate::aarch64::SCTLR2_EL2)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Sctlr2maskEl2};

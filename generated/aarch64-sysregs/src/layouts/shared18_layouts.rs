@@ -32,7 +32,9 @@
 )]
 /// Layout of SPMDEVARCH_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<SpmdevarchEl1>`](armreg_rt::Value), from `SpmdevarchEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SPMDEVARCH_EL1`](crate::aarch64::SPMDEVARCH_EL1), [`aarch64::TRCDEVARCH`](crate::aarch64::TRCDEVARCH).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<SpmdevarchEl1>`](armreg_rt::Value), from `SpmdevarchEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "spmu", doc = "- [`aarch64::SPMDEVARCH_EL1`](crate::aarch64::SPMDEVARCH_EL1)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCDEVARCH`](crate::aarch64::TRCDEVARCH)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, SpmdevarchEl1};

@@ -32,7 +32,10 @@
 )]
 /// Layout of TCR2MASK_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Tcr2maskEl1>`](armreg_rt::Value), from `Tcr2maskEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TCR2MASK_EL1`](crate::aarch64::TCR2MASK_EL1), [`aarch64::TCR2MASK_EL12`](crate::aarch64::TCR2MASK_EL12), [`aarch64::TCR2ALIAS_EL1`](crate::aarch64::TCR2ALIAS_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Tcr2maskEl1>`](armreg_rt::Value), from `Tcr2maskEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::TCR2MASK_EL1`](crate::aarch64::TCR2MASK_EL1)")]
+#[cfg_attr(feature = "srmask", doc = "- [`aarch64::TCR2MASK_EL12`](crate::aarch64::TCR2MASK_EL12)")]
+#[cfg_attr(feature = "tcr2", doc = "- [`aarch64::TCR2ALIAS_EL1`](crate::aarch64::TCR2ALIAS_EL1)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Tcr2maskEl1};

@@ -32,7 +32,16 @@
 )]
 /// Layout of AMEVCNTR0&lt;n&gt;, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Amevcntr0>`](armreg_rt::Value), from `Amevcntr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::AMEVCNTR00`](crate::aarch32::AMEVCNTR00), [`aarch32::AMEVCNTR01`](crate::aarch32::AMEVCNTR01), [`aarch32::AMEVCNTR02`](crate::aarch32::AMEVCNTR02), [`aarch32::AMEVCNTR03`](crate::aarch32::AMEVCNTR03), [`aarch64::AMEVCNTR0_EL0`](crate::aarch64::AMEVCNTR0_EL0), [`aarch32::AMEVCNTR10`](crate::aarch32::AMEVCNTR10), [`aarch32::AMEVCNTR11`](crate::aarch32::AMEVCNTR11), [`aarch32::AMEVCNTR110`](crate::aarch32::AMEVCNTR110) and 14 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Amevcntr0>`](armreg_rt::Value), from `Amevcntr0::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::AMEVCNTR00`](crate::aarch32::AMEVCNTR00)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::AMEVCNTR01`](crate::aarch32::AMEVCNTR01)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::AMEVCNTR02`](crate::aarch32::AMEVCNTR02)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::AMEVCNTR03`](crate::aarch32::AMEVCNTR03)")]
+#[cfg_attr(feature = "amuv1", doc = "- [`aarch64::AMEVCNTR0_EL0`](crate::aarch64::AMEVCNTR0_EL0)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::AMEVCNTR10`](crate::aarch32::AMEVCNTR10)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::AMEVCNTR11`](crate::aarch32::AMEVCNTR11)")]
+#[cfg_attr(all(feature = "aarch32", not(target_arch = "aarch64")), doc = "- [`aarch32::AMEVCNTR110`](crate::aarch32::AMEVCNTR110)")]
+/// - and 14 more
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Amevcntr0};

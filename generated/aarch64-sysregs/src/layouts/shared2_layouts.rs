@@ -32,7 +32,12 @@
 )]
 /// Layout of AMEVTYPER1&lt;n&gt;_EL0, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Amevtyper1El0>`](armreg_rt::Value), from `Amevtyper1El0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::AMEVTYPER1_EL0`](crate::aarch64::AMEVTYPER1_EL0), [`aarch64::TRCEXTINSELR0`](crate::aarch64::TRCEXTINSELR0), [`aarch64::TRCEXTINSELR1`](crate::aarch64::TRCEXTINSELR1), [`aarch64::TRCEXTINSELR2`](crate::aarch64::TRCEXTINSELR2), [`aarch64::TRCEXTINSELR3`](crate::aarch64::TRCEXTINSELR3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Amevtyper1El0>`](armreg_rt::Value), from `Amevtyper1El0::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "amuv1", doc = "- [`aarch64::AMEVTYPER1_EL0`](crate::aarch64::AMEVTYPER1_EL0)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCEXTINSELR0`](crate::aarch64::TRCEXTINSELR0)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCEXTINSELR1`](crate::aarch64::TRCEXTINSELR1)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCEXTINSELR2`](crate::aarch64::TRCEXTINSELR2)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCEXTINSELR3`](crate::aarch64::TRCEXTINSELR3)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Amevtyper1El0};
@@ -73,7 +78,9 @@ impl armreg_rt::Layout for Amevtyper1El0 {
 }
 /// Layout of AMUSERENR_EL0, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<AmuserenrEl0>`](armreg_rt::Value), from `AmuserenrEl0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::AMUSERENR_EL0`](crate::aarch64::AMUSERENR_EL0), [`aarch64::TRCPRGCTLR`](crate::aarch64::TRCPRGCTLR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<AmuserenrEl0>`](armreg_rt::Value), from `AmuserenrEl0::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "amuv1", doc = "- [`aarch64::AMUSERENR_EL0`](crate::aarch64::AMUSERENR_EL0)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCPRGCTLR`](crate::aarch64::TRCPRGCTLR)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, AmuserenrEl0};

@@ -32,7 +32,16 @@
 )]
 /// Layout of BRBSRCINJ_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<BrbsrcinjEl1>`](armreg_rt::Value), from `BrbsrcinjEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::BRBSRCINJ_EL1`](crate::aarch64::BRBSRCINJ_EL1), [`aarch64::BRBTGTINJ_EL1`](crate::aarch64::BRBTGTINJ_EL1), [`aarch64::PMIAR_EL1`](crate::aarch64::PMIAR_EL1), [`aarch64::TRCACVR0`](crate::aarch64::TRCACVR0), [`aarch64::TRCACVR1`](crate::aarch64::TRCACVR1), [`aarch64::TRCACVR10`](crate::aarch64::TRCACVR10), [`aarch64::TRCACVR11`](crate::aarch64::TRCACVR11), [`aarch64::TRCACVR12`](crate::aarch64::TRCACVR12) and 11 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<BrbsrcinjEl1>`](armreg_rt::Value), from `BrbsrcinjEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "brbe", doc = "- [`aarch64::BRBSRCINJ_EL1`](crate::aarch64::BRBSRCINJ_EL1)")]
+#[cfg_attr(feature = "brbe", doc = "- [`aarch64::BRBTGTINJ_EL1`](crate::aarch64::BRBTGTINJ_EL1)")]
+#[cfg_attr(feature = "sebep", doc = "- [`aarch64::PMIAR_EL1`](crate::aarch64::PMIAR_EL1)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCACVR0`](crate::aarch64::TRCACVR0)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCACVR1`](crate::aarch64::TRCACVR1)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCACVR10`](crate::aarch64::TRCACVR10)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCACVR11`](crate::aarch64::TRCACVR11)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCACVR12`](crate::aarch64::TRCACVR12)")]
+/// - and 11 more
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, BrbsrcinjEl1};

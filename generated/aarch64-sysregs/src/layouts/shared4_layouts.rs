@@ -32,7 +32,10 @@
 )]
 /// Layout of DISR_EL1 when (DISR_EL1.IDS == '1'), from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<DisrEl1Ids1>`](armreg_rt::Value), from `DisrEl1Ids1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::DISR_EL1_IDS1`](crate::aarch64::DISR_EL1_IDS1), [`aarch64::VDISR_EL2`](crate::aarch64::VDISR_EL2), [`aarch64::VDISR_EL3`](crate::aarch64::VDISR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<DisrEl1Ids1>`](armreg_rt::Value), from `DisrEl1Ids1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "ras", doc = "- [`aarch64::DISR_EL1_IDS1`](crate::aarch64::DISR_EL1_IDS1)")]
+#[cfg_attr(feature = "ras", doc = "- [`aarch64::VDISR_EL2`](crate::aarch64::VDISR_EL2)")]
+#[cfg_attr(feature = "e3dse", doc = "- [`aarch64::VDISR_EL3`](crate::aarch64::VDISR_EL3)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, DisrEl1Ids1};
@@ -84,7 +87,9 @@ impl armreg_rt::Layout for DisrEl1Ids1 {
 }
 /// Layout of VSESR_EL2 when !ELUsingAArch32(EL1), from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<VsesrEl2View>`](armreg_rt::Value), from `VsesrEl2View::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::VSESR_EL2_VIEW`](crate::aarch64::VSESR_EL2_VIEW), [`aarch64::VSESR_EL3`](crate::aarch64::VSESR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<VsesrEl2View>`](armreg_rt::Value), from `VsesrEl2View::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "ras", doc = "- [`aarch64::VSESR_EL2_VIEW`](crate::aarch64::VSESR_EL2_VIEW)")]
+#[cfg_attr(feature = "e3dse", doc = "- [`aarch64::VSESR_EL3`](crate::aarch64::VSESR_EL3)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, VsesrEl2View};

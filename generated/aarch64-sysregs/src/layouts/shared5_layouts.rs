@@ -32,7 +32,16 @@
 )]
 /// Highest Priority Pending Interrupt (ICC_HPPIR0_EL1, ICC_HPPIR1_EL1), read without acknowledging it
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccHppir>`](armreg_rt::Value), from `IccHppir::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_HPPIR0_EL1`](crate::aarch64::ICC_HPPIR0_EL1), [`aarch64::ICC_HPPIR1_EL1`](crate::aarch64::ICC_HPPIR1_EL1), [`aarch64::ICC_IAR0_EL1`](crate::aarch64::ICC_IAR0_EL1), [`aarch64::ICC_IAR1_EL1`](crate::aarch64::ICC_IAR1_EL1), [`aarch64::ICC_NMIAR1_EL1`](crate::aarch64::ICC_NMIAR1_EL1), [`aarch64::ICV_HPPIR0_EL1`](crate::aarch64::ICV_HPPIR0_EL1), [`aarch64::ICV_HPPIR1_EL1`](crate::aarch64::ICV_HPPIR1_EL1), [`aarch64::ICV_IAR0_EL1`](crate::aarch64::ICV_IAR0_EL1) and 2 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccHppir>`](armreg_rt::Value), from `IccHppir::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "gicv3", doc = "- [`aarch64::ICC_HPPIR0_EL1`](crate::aarch64::ICC_HPPIR0_EL1)")]
+#[cfg_attr(feature = "gicv3", doc = "- [`aarch64::ICC_HPPIR1_EL1`](crate::aarch64::ICC_HPPIR1_EL1)")]
+#[cfg_attr(feature = "gicv3", doc = "- [`aarch64::ICC_IAR0_EL1`](crate::aarch64::ICC_IAR0_EL1)")]
+#[cfg_attr(feature = "gicv3", doc = "- [`aarch64::ICC_IAR1_EL1`](crate::aarch64::ICC_IAR1_EL1)")]
+#[cfg_attr(feature = "gicv3_nmi", doc = "- [`aarch64::ICC_NMIAR1_EL1`](crate::aarch64::ICC_NMIAR1_EL1)")]
+#[cfg_attr(feature = "gicv3", doc = "- [`aarch64::ICV_HPPIR0_EL1`](crate::aarch64::ICV_HPPIR0_EL1)")]
+#[cfg_attr(feature = "gicv3", doc = "- [`aarch64::ICV_HPPIR1_EL1`](crate::aarch64::ICV_HPPIR1_EL1)")]
+#[cfg_attr(feature = "gicv3", doc = "- [`aarch64::ICV_IAR0_EL1`](crate::aarch64::ICV_IAR0_EL1)")]
+/// - and 2 more
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccHppir};

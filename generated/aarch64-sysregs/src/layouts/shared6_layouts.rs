@@ -32,7 +32,16 @@
 )]
 /// Layout of ICV_AP0R&lt;n&gt;_EL1, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IcvAp0rEl1>`](armreg_rt::Value), from `IcvAp0rEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICV_AP0R_EL1`](crate::aarch64::ICV_AP0R_EL1), [`aarch64::TRCAUXCTLR`](crate::aarch64::TRCAUXCTLR), [`aarch64::TRCIMSPEC1`](crate::aarch64::TRCIMSPEC1), [`aarch64::TRCIMSPEC2`](crate::aarch64::TRCIMSPEC2), [`aarch64::TRCIMSPEC3`](crate::aarch64::TRCIMSPEC3), [`aarch64::TRCIMSPEC4`](crate::aarch64::TRCIMSPEC4), [`aarch64::TRCIMSPEC5`](crate::aarch64::TRCIMSPEC5), [`aarch64::TRCIMSPEC6`](crate::aarch64::TRCIMSPEC6) and 1 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IcvAp0rEl1>`](armreg_rt::Value), from `IcvAp0rEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "gicv3", doc = "- [`aarch64::ICV_AP0R_EL1`](crate::aarch64::ICV_AP0R_EL1)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCAUXCTLR`](crate::aarch64::TRCAUXCTLR)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCIMSPEC1`](crate::aarch64::TRCIMSPEC1)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCIMSPEC2`](crate::aarch64::TRCIMSPEC2)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCIMSPEC3`](crate::aarch64::TRCIMSPEC3)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCIMSPEC4`](crate::aarch64::TRCIMSPEC4)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCIMSPEC5`](crate::aarch64::TRCIMSPEC5)")]
+#[cfg_attr(feature = "ete", doc = "- [`aarch64::TRCIMSPEC6`](crate::aarch64::TRCIMSPEC6)")]
+/// - and 1 more
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IcvAp0rEl1};

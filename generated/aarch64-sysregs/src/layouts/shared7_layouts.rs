@@ -32,7 +32,11 @@
 )]
 /// Layout of PIRE0_EL2, from Arm's data.
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pire0El2>`](armreg_rt::Value), from `Pire0El2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PIRE0_EL2`](crate::aarch64::PIRE0_EL2), [`aarch64::PIR_EL3`](crate::aarch64::PIR_EL3), [`aarch64::POR_EL2`](crate::aarch64::POR_EL2), [`aarch64::POR_EL3`](crate::aarch64::POR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pire0El2>`](armreg_rt::Value), from `Pire0El2::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "s1pie", doc = "- [`aarch64::PIRE0_EL2`](crate::aarch64::PIRE0_EL2)")]
+#[cfg_attr(feature = "s1pie", doc = "- [`aarch64::PIR_EL3`](crate::aarch64::PIR_EL3)")]
+#[cfg_attr(feature = "s1poe", doc = "- [`aarch64::POR_EL2`](crate::aarch64::POR_EL2)")]
+#[cfg_attr(feature = "s1poe", doc = "- [`aarch64::POR_EL3`](crate::aarch64::POR_EL3)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Pire0El2};

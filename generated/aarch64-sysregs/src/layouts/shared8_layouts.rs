@@ -32,7 +32,16 @@
 )]
 /// Permission indirection or overlay values, one 4-bit entry per index
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pirx>`](armreg_rt::Value), from `Pirx::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1), [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12), [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1), [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12), [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2), [`aarch64::POR_EL0`](crate::aarch64::POR_EL0), [`aarch64::POR_EL1`](crate::aarch64::POR_EL1), [`aarch64::POR_EL12`](crate::aarch64::POR_EL12) and 2 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pirx>`](armreg_rt::Value), from `Pirx::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "s1pie", doc = "- [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1)")]
+#[cfg_attr(feature = "s1pie", doc = "- [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12)")]
+#[cfg_attr(feature = "s1pie", doc = "- [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1)")]
+#[cfg_attr(feature = "s1pie", doc = "- [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12)")]
+#[cfg_attr(feature = "s1pie", doc = "- [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2)")]
+#[cfg_attr(feature = "s1poe", doc = "- [`aarch64::POR_EL0`](crate::aarch64::POR_EL0)")]
+#[cfg_attr(feature = "s1poe", doc = "- [`aarch64::POR_EL1`](crate::aarch64::POR_EL1)")]
+#[cfg_attr(feature = "s1poe", doc = "- [`aarch64::POR_EL12`](crate::aarch64::POR_EL12)")]
+/// - and 2 more
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Pirx};

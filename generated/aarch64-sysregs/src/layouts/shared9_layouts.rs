@@ -32,7 +32,9 @@
 )]
 /// Profiling Buffer Write Pointer Register
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmbptr>`](armreg_rt::Value), from `Pmbptr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMBPTR_EL1`](crate::aarch64::PMBPTR_EL1), [`aarch64::TRBPTR_EL1`](crate::aarch64::TRBPTR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmbptr>`](armreg_rt::Value), from `Pmbptr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
+#[cfg_attr(feature = "spe", doc = "- [`aarch64::PMBPTR_EL1`](crate::aarch64::PMBPTR_EL1)")]
+#[cfg_attr(feature = "trbe", doc = "- [`aarch64::TRBPTR_EL1`](crate::aarch64::TRBPTR_EL1)")]
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmbptr};

@@ -36,7 +36,7 @@ mod dsu_pmu_mmio_layouts;
 pub use self::dsu_pmu_mmio_layouts::*;
 /// Event type of cluster counter n in the unverified memory-mapped view: the article writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<DsuPmevtyper>`](armreg_rt::Value), from `DsuPmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<DsuPmevtyper>`](armreg_rt::Value), from `DsuPmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 #[cfg_attr(feature = "dsu_pmu_mmio", doc = "- [`DsuPmuMmio::pmevtyper`](crate::mmio::DsuPmuMmio::pmevtyper)")]
 ///
 /// ```

@@ -1081,7 +1081,7 @@ pub mod midr {
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 /// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
 ///
@@ -1272,7 +1272,7 @@ impl armreg_rt::Layout for PmccfiltrA32 {
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 /// - [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)
 /// - [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr)")]
@@ -1401,7 +1401,7 @@ impl armreg_rt::Layout for Pmceid {
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 /// - [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)
 /// - [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)
 /// - [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)
@@ -1448,7 +1448,7 @@ impl armreg_rt::Layout for Pmceid32 {
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1)")]
@@ -1811,7 +1811,7 @@ pub mod pmcr_a32 {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 /// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
 /// - [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
@@ -1898,7 +1898,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 }
 /// Event Type Register n: event number and exception-level filters (bits \[31:0\]; bits \[19:16\] are RES0). The AArch64 register's bits \[63:32\] (TH, TLC, VS, SYNC, TE, TC: FEAT_PMUv3_TH, FEAT_PMUv3_SME, FEAT_SEBEP, FEAT_PMUv3_EDGE) are not described here
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 /// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
 /// - [`aarch64::PMXEVTYPER_EL0`](crate::aarch64::PMXEVTYPER_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevtyper`](crate::mmio::PmuExt32::pmevtyper)")]
@@ -2168,7 +2168,7 @@ impl armreg_rt::Layout for Pmselr {
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 /// - [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)
 /// - [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc)")]
@@ -2577,7 +2577,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
-/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants (linked in the table). Registers with this layout (each only where the build selects its block or register family):
 /// - [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)
 /// - [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)
 /// - [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)
