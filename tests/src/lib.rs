@@ -202,6 +202,32 @@ pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> Fi
     Finished { status, output }
 }
 
+/// The device of the manifest's crate `name`: its inputs, as the manifest lists them, read and
+/// validated by the generator's own pipeline (what `cargo run -p codegen` generates it from).
+pub fn manifest_device(name: &str) -> armreg_codegen::ir::Device {
+    use armreg_codegen::pipeline::{self, Input, Options, Report};
+    let descriptions = root().join("descriptions");
+    let text = std::fs::read_to_string(descriptions.join("manifest.toml")).unwrap();
+    let manifest = armreg_codegen::manifest::parse("manifest.toml", &text)
+        .unwrap_or_else(|d| panic!("the manifest does not parse: {d:?}"));
+    let entry = manifest
+        .crates
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("the manifest has no crate `{name}`"));
+    let inputs: Vec<Input> = entry
+        .inputs
+        .iter()
+        .map(|i| Input {
+            path: descriptions.join(i),
+            shown: format!("descriptions/{i}"),
+        })
+        .collect();
+    let mut report = Report::default();
+    let device = pipeline::load(&inputs, &Options::default(), &mut report);
+    device.unwrap_or_else(|| panic!("`{name}` does not load: {:?}", report.diagnostics))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

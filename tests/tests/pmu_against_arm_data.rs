@@ -25,7 +25,6 @@ use std::path::{Path, PathBuf};
 
 use armreg_codegen::frontend::Format;
 use armreg_codegen::ir::{Block, Device, Field, FieldAccess, Layout, RegAccess, SysRegPath};
-use armreg_codegen::pipeline::{self, Input, Options, Report};
 use serde::Deserialize;
 
 const RELEASE: &str = "third-party/aarchmrs/AARCHMRS_BSD_A_profile-2024-12.tar.gz";
@@ -93,26 +92,7 @@ fn root() -> PathBuf {
 
 /// A crate's device, read and validated from the inputs the manifest lists.
 fn seed(name: &str) -> Device {
-    let descriptions = root().join("descriptions");
-    let text = std::fs::read_to_string(descriptions.join("manifest.toml")).unwrap();
-    let manifest = armreg_codegen::manifest::parse("manifest.toml", &text)
-        .unwrap_or_else(|d| panic!("the manifest does not parse: {d:?}"));
-    let entry = manifest
-        .crates
-        .iter()
-        .find(|c| c.name == name)
-        .unwrap_or_else(|| panic!("the manifest has no crate `{name}`"));
-    let inputs: Vec<Input> = entry
-        .inputs
-        .iter()
-        .map(|i| Input {
-            path: descriptions.join(i),
-            shown: format!("descriptions/{i}"),
-        })
-        .collect();
-    let mut report = Report::default();
-    let device = pipeline::load(&inputs, &Options::default(), &mut report);
-    device.unwrap_or_else(|| panic!("`{name}` does not load: {:?}", report.diagnostics))
+    integration_tests::manifest_device(name)
 }
 
 /// Arm's data, through the generator's frontend.

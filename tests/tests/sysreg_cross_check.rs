@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 
 use armreg_codegen::frontend::Format;
 use armreg_codegen::ir::{Device, Layout, SysRegPath};
-use armreg_codegen::pipeline::{self, Input, Options, Report};
 use serde::Deserialize;
 
 const CRATE: &str = "aarch64-sysregs";
@@ -55,27 +54,7 @@ fn root() -> PathBuf {
 
 /// The crate's device, read and validated from the inputs the manifest lists.
 fn ours() -> Device {
-    let descriptions = root().join("descriptions");
-    let text = std::fs::read_to_string(descriptions.join("manifest.toml")).unwrap();
-    let manifest = armreg_codegen::manifest::parse("manifest.toml", &text).unwrap_or_else(|d| {
-        panic!("the manifest does not parse: {d:?}");
-    });
-    let entry = manifest
-        .crates
-        .iter()
-        .find(|c| c.name == CRATE)
-        .unwrap_or_else(|| panic!("the manifest has no crate `{CRATE}`"));
-    let inputs: Vec<Input> = entry
-        .inputs
-        .iter()
-        .map(|i| Input {
-            path: descriptions.join(i),
-            shown: format!("descriptions/{i}"),
-        })
-        .collect();
-    let mut report = Report::default();
-    let device = pipeline::load(&inputs, &Options::default(), &mut report);
-    device.unwrap_or_else(|| panic!("`{CRATE}` does not load: {:?}", report.diagnostics))
+    integration_tests::manifest_device(CRATE)
 }
 
 /// Linux 6.12's sysreg file, through the generator's frontend.

@@ -32,6 +32,15 @@ fn normalized(name: &str) -> String {
     out
 }
 
+/// The access of an ordinary field of a register with `access`.
+fn field_access(access: &RegAccess) -> FieldAccess {
+    match access {
+        RegAccess::Ro => FieldAccess::Ro,
+        RegAccess::Wo => FieldAccess::Wo,
+        _ => FieldAccess::Rw,
+    }
+}
+
 /// The register whose encoding an entry without one of its own is reached through: the virtual
 /// CPU interface's `ICV_PMR_EL1` is `MRS`/`MSR` of `ICC_PMR_EL1` with virtual interrupts enabled.
 fn borrowed_encoding(entry: &Entry, kinds: &[&str]) -> Option<String> {
@@ -88,11 +97,7 @@ pub fn lower_view_of(entry: &Entry, path: &str, of: &str, at: &Located, out: &mu
         return;
     };
     let access = target.access.clone();
-    let field_access = match access {
-        RegAccess::Ro => FieldAccess::Ro,
-        RegAccess::Wo => FieldAccess::Wo,
-        _ => FieldAccess::Rw,
-    };
+    let field_access = field_access(&access);
     let fs_path = format!("{path}.fieldsets[{fs_index}]");
     let name = if target.count.is_some() {
         entry.name.replace(
@@ -250,11 +255,7 @@ pub fn lower(entry: &Entry, path: &str, at: &Located, out: &mut Lowering) {
         (true, false) => RegAccess::Ro,
         _ => RegAccess::Wo,
     };
-    let field_access = match access {
-        RegAccess::Ro => FieldAccess::Ro,
-        RegAccess::Wo => FieldAccess::Wo,
-        _ => FieldAccess::Rw,
-    };
+    let field_access = field_access(&access);
     let encoding_path = format!("{path}.accessors[{k}].encoding[{e}]");
     let array = entry.kind == "RegisterArray";
     let var = accessor.index_variable.as_deref();
