@@ -10927,8 +10927,7 @@ impl armreg_rt::Layout for Trfcr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31\] | [`EAE`](Self::EAE) | read/write | - | Extended address enable: 1 selects the long-descriptor (LPAE) format |
-/// | \[30:7\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[6\] | [`T2E`](Self::T2E) | read/write | - | Enable TTBCR2 (FEAT_AA32HPD) |
+/// | \[30:6\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[5\] | [`PD1`](Self::PD1) | read/write | - | Disable table walks for TTBR1 |
 /// | \[4\] | [`PD0`](Self::PD0) | read/write | - | Disable table walks for TTBR0 |
 /// | \[3\] | - | reserved, 0 | - | Reserved, RES0 |
@@ -10947,10 +10946,6 @@ impl Ttbcr {
     ///
     /// Bits \[5\], read/write. Reset: not described.
     pub const PD1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
-    /// `T2E`: Enable TTBCR2 (FEAT_AA32HPD)
-    ///
-    /// Bits \[6\], read/write. Reset: not described.
-    pub const T2E: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `EAE`: Extended address enable: 1 selects the long-descriptor (LPAE) format
     ///
     /// Bits \[31\], read/write. Reset: not described.
@@ -10959,15 +10954,15 @@ impl Ttbcr {
 impl armreg_rt::Layout for Ttbcr {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
-        res0: 0x7fff_ff88,
+        res0: 0x7fff_ffc8,
         res1: 0x0,
         default: 0x0,
         w1_effects: 0x0,
-        stored: 0x8000_0077,
+        stored: 0x8000_0037,
         integer: 0x0,
         reset: None,
         name: "Ttbcr",
-        fields: "n 0 3;pd0 4 1;pd1 5 1;t2e 6 1;eae 31 1",
+        fields: "n 0 3;pd0 4 1;pd1 5 1;eae 31 1",
     };
 }
 /// Layout of TTBCR2, from Arm's data.
@@ -11089,7 +11084,8 @@ impl armreg_rt::Layout for Ttbcr2 {
 /// | \[11:10\] | [`ORGN0`](Self::ORGN0) | read/write | - | Outer cacheability of TTBR0 table walks |
 /// | \[9:8\] | [`IRGN0`](Self::IRGN0) | read/write | - | Inner cacheability of TTBR0 table walks |
 /// | \[7\] | [`EPD0`](Self::EPD0) | read/write | - | Disable table walks for TTBR0 |
-/// | \[6:3\] | - | reserved, 0 | - | Reserved, RES0 |
+/// | \[6\] | [`T2E`](Self::T2E) | read/write | - | Enable TTBCR2 (FEAT_AA32HPD; long-descriptor format only) |
+/// | \[5:3\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[2:0\] | [`T0SZ`](Self::T0SZ) | read/write | - | Size offset of the TTBR0 region |
 pub enum TtbcrLong {}
 impl TtbcrLong {
@@ -11097,6 +11093,10 @@ impl TtbcrLong {
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
     pub const T0SZ: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(0, 3);
+    /// `T2E`: Enable TTBCR2 (FEAT_AA32HPD; long-descriptor format only)
+    ///
+    /// Bits \[6\], read/write. Reset: not described.
+    pub const T2E: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `EPD0`: Disable table walks for TTBR0
     ///
     /// Bits \[7\], read/write. Reset: not described.
@@ -11153,15 +11153,15 @@ impl TtbcrLong {
 impl armreg_rt::Layout for TtbcrLong {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
-        res0: 0x38_c078,
+        res0: 0x38_c038,
         res1: 0x0,
         default: 0x0,
         w1_effects: 0x0,
-        stored: 0xffc7_3f87,
+        stored: 0xffc7_3fc7,
         integer: 0x0,
         reset: None,
         name: "TtbcrLong",
-        fields: "t0sz 0 3;epd0 7 1 0=Walk 1=Fault;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;t1sz 16 3;a1 22 1;epd1 23 1 0=Walk 1=Fault;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;impdef 30 1;eae 31 1",
+        fields: "t0sz 0 3;t2e 6 1;epd0 7 1 0=Walk 1=Fault;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;t1sz 16 3;a1 22 1;epd1 23 1 0=Walk 1=Fault;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;impdef 30 1;eae 31 1",
     };
 }
 /// Enumerated field values of `TTBCR_LONG`.
