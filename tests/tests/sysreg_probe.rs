@@ -4,10 +4,9 @@
 //!
 //! The test loads the release into the IR, writes the probe firmware's register table (one
 //! function with one `MRS` per non-view, readable register, every element of an array) into the
-//! target folder (`target/sysreg-probe/table.rs`). The IR keeps one encoding per register, so the
-//! other MRS encodings Arm's data gives a register (`SCTLR_EL12` and `SCTLRALIAS_EL1` of
-//! SCTLR_EL1, `CNTP_CTL_EL02` of CNTP_CTL_EL0) are read from the release's `Registers.json` and
-//! added, with the register's condition and the accessor's. It builds the firmware
+//! target folder (`target/sysreg-probe/table.rs`). The other MRS encodings Arm's data gives a
+//! register (`SCTLR_EL12` and `SCTLRALIAS_EL1` of SCTLR_EL1, `CNTP_CTL_EL02` of CNTP_CTL_EL0) are
+//! registers of the IR, each with its accessor's condition. It builds the firmware
 //! (`tests/probe/`) and boots it under QEMU on each configuration of [`CONFIGS`]. The firmware reports, per register, the value read or the ESR of
 //! the exception the read took (EC 0x00, UNDEFINED, or 0x18, a trapped MRS; any other exception
 //! is "unexpected" and fails the test). An EC 0x18 trap's ISS must name the probe's encoding and
@@ -724,154 +723,31 @@ fn check_bits(mapping: &Mapping, device: &Device, problems: &mut Vec<String>) {
     }
 }
 
-/// `Features.json` and `Registers.json` of the release, parsed.
+/// `Features.json` of the release, parsed.
 struct Release {
     features: serde_json::Value,
-    registers: Vec<ArmRegister>,
-}
-
-/// What the probe reads of a register in `Registers.json`: its accessors.
-#[derive(Deserialize)]
-struct ArmRegister {
-    name: String,
-    #[serde(default)]
-    accessors: Vec<ArmAccessor>,
-}
-
-#[derive(Deserialize)]
-struct ArmAccessor {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    condition: serde_json::Value,
-    #[serde(default)]
-    encoding: Vec<ArmEncoding>,
-}
-
-#[derive(Deserialize)]
-struct ArmEncoding {
-    #[serde(default)]
-    asmvalue: Option<String>,
-    #[serde(default)]
-    encodings: BTreeMap<String, serde_json::Value>,
 }
 
 fn release() -> Release {
     let path = integration_tests::root().join(RELEASE);
     let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-    let (mut features, mut registers) = (None, None);
     for entry in archive.entries().expect("read the release") {
         let mut entry = entry.expect("read the release");
-        // The release's top-level files (schema/ holds files of the same names).
+        // The release's top-level file (schema/ holds one of the same name).
         let name = entry
             .path()
             .ok()
             .map(|p| p.to_string_lossy().trim_start_matches("./").to_string());
-        let mut text = String::new();
-        match name.as_deref() {
-            Some("Features.json") => {
-                entry.read_to_string(&mut text).expect("read Features.json");
-                features = Some(serde_json::from_str(&text).expect("Features.json is JSON"));
-            }
-            Some("Registers.json") => {
-                entry
-                    .read_to_string(&mut text)
-                    .expect("read Registers.json");
-                registers =
-                    Some(serde_json::from_str(&text).expect("Registers.json is a register list"));
-            }
-            _ => {}
+        if name.as_deref() == Some("Features.json") {
+            let mut text = String::new();
+            entry.read_to_string(&mut text).expect("read Features.json");
+            return Release {
+                features: serde_json::from_str(&text).expect("Features.json is JSON"),
+            };
         }
     }
-    Release {
-        features: features.unwrap_or_else(|| panic!("{RELEASE} has no Features.json")),
-        registers: registers.unwrap_or_else(|| panic!("{RELEASE} has no Registers.json")),
-    }
-}
-
-/// The MRS encodings Arm's data gives a register besides its own (`SCTLR_EL12`, `CNTP_CTL_EL02`,
-/// `SCTLRALIAS_EL1`): the IR keeps one encoding per register, so these come from
-/// `Registers.json`, each with its register's condition and the accessor's own.
-fn extra_accessors(release: &Release, device: &Device, probes: &[Probe]) -> Vec<Probe> {
-    let mut seen: BTreeSet<String> = probes.iter().map(|p| p.encoding.clone()).collect();
-    let mut names: BTreeSet<String> = probes.iter().map(|p| p.name.clone()).collect();
-    let mut out = Vec::new();
-    for arm in &release.registers {
-        let Some(reg) = device.sysregs.iter().find(|r| {
-            r.name == arm.name
-                && r.view.is_none()
-                && matches!(r.access, RegAccess::Rw | RegAccess::Ro)
-                && encoding(r.path).is_some()
-        }) else {
-            continue;
-        };
-        for accessor in &arm.accessors {
-            if accessor.name.as_deref() != Some("A64.MRS") {
-                continue;
-            }
-            for e in &accessor.encoding {
-                let Some(asm) = &e.asmvalue else { continue };
-                if *asm == arm.name || asm.contains('<') {
-                    continue;
-                }
-                let field = |f: &str| -> Option<u8> {
-                    let v = e.encodings.get(f)?["value"].as_str()?.trim_matches('\'');
-                    u8::from_str_radix(v, 2).ok()
-                };
-                let (Some(op0), Some(op1), Some(crn), Some(crm), Some(op2)) = (
-                    field("op0"),
-                    field("op1"),
-                    field("CRn"),
-                    field("CRm"),
-                    field("op2"),
-                ) else {
-                    continue;
-                };
-                let enc = format!("S{op0}_{op1}_C{crn}_C{crm}_{op2}");
-                if !seen.insert(enc.clone()) || !names.insert(asm.clone()) {
-                    continue;
-                }
-                let own = accessor_condition(&accessor.condition);
-                let condition = match (reg.condition.clone(), own) {
-                    (Some(a), Some(b)) => Some(Condition::All { of: vec![a, b] }),
-                    (a, b) => a.or(b),
-                };
-                out.push(Probe {
-                    name: asm.clone(),
-                    family: numbered(asm),
-                    array: false,
-                    encoding: enc,
-                    condition,
-                });
-            }
-        }
-    }
-    out
-}
-
-/// An accessor's condition: none (`TRUE`), a feature (`IsFeatureImplemented(FEAT_X)`), or
-/// anything else kept as text (undecided).
-fn accessor_condition(ast: &serde_json::Value) -> Option<Condition> {
-    if ast.is_null() || (ast["_type"] == "AST.Bool" && ast["value"] == true) {
-        return None;
-    }
-    if ast["_type"] == "AST.Function" && ast["name"] == "IsFeatureImplemented" {
-        if let Some(name) = ast["arguments"][0]["value"].as_str() {
-            return Some(Condition::Feature {
-                name: name.to_string(),
-            });
-        }
-    }
-    let text = if ast["_type"] == "AST.Function" {
-        format!(
-            "accessor condition {}(..)",
-            ast["name"].as_str().unwrap_or("?")
-        )
-    } else {
-        "accessor condition".to_string()
-    };
-    Some(Condition::Other { text })
+    panic!("{RELEASE} has no Features.json")
 }
 
 /// Arm's `FEAT_AA64EL1 --> (FEAT_X <-> UInt(REG.FIELD) >= n [&& UInt(REG.FIELD) < m])`
@@ -1024,10 +900,7 @@ fn sysreg_probe_under_qemu() {
 
     let device = load();
     let release = release();
-    let mut probes = probes(&device);
-    let from_ir = probes.len();
-    let extra = extra_accessors(&release, &device, &probes);
-    probes.extend(extra);
+    let probes = probes(&device);
     let mapping: Mapping = read_toml("features.toml");
     let allowlist: Allowlist = read_toml("allowlist.toml");
     let mut problems = Vec::new();
@@ -1076,8 +949,8 @@ fn sysreg_probe_under_qemu() {
     let mut report = String::new();
     let _ = writeln!(
         report,
-        "{} register elements probed ({} registers, {from_ir} elements from the IR, {} other MRS \
-         encodings of theirs from Registers.json); features.toml maps {} of the {} features \
+        "{} register elements probed ({} registers of the IR, aliases such as SCTLR_EL12 among \
+         them); features.toml maps {} of the {} features \
          the conditions name ({} of their elements' mentions), {agreed} of its {single} \
          single-field rules also stated by Arm's Features.json and equal; unmapped: {}",
         probes.len(),
@@ -1088,7 +961,6 @@ fn sysreg_probe_under_qemu() {
                 && matches!(r.access, RegAccess::Rw | RegAccess::Ro)
                 && encoding(r.path).is_some())
             .count(),
-        probes.len() - from_ir,
         mapping.feature.len(),
         named.len(),
         mapped_regs,
