@@ -320,7 +320,7 @@ pub(super) fn lower_external(entries: &[(usize, &Entry)], at: &Located, out: &mu
                 Some(frame) => format!("{component}_{frame}"),
                 None => component.to_string(),
             };
-            let name = sanitize(&name);
+            let name = super::sanitize(&name);
             let slice = accessor.range.map(|r| (r.start, r.start + r.width - 1));
             match place(
                 (i, entry, path.clone()),
@@ -568,12 +568,6 @@ fn place<'a>(
         baseline: view.eval(accessor.condition.as_ref(), true) == Truth::True,
         access: access(accessor.access.as_ref()),
     })
-}
-
-fn sanitize(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect()
 }
 
 /// The register an accessor names, and the bits it reaches if not all.

@@ -245,6 +245,14 @@ fn shared_encodings(device: &mut Device) {
     }
 }
 
+/// A name with every character an identifier cannot hold made `_` (`TTBCR.EAE == '1'` parts,
+/// `GIC Distributor` frames).
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
 /// serde_json's 1-based line and column as a byte offset.
 fn byte_offset(text: &str, line: usize, column: usize) -> usize {
     let start: usize = text

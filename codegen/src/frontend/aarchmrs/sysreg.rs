@@ -13,23 +13,7 @@ const A32_64: [&str; 2] = ["A32.MRRC", "A32.MCRR"];
 /// The register's name with its index placeholder made uniform (`PMEVCNTR<m>_EL0` and
 /// `PMEVCNTR<n>_EL0` are one register).
 fn normalized(name: &str) -> String {
-    let mut out = String::new();
-    let mut inside = false;
-    for c in name.chars() {
-        match c {
-            '<' => {
-                inside = true;
-                out.push('<');
-            }
-            '>' => {
-                inside = false;
-                out.push('>');
-            }
-            _ if inside => {}
-            _ => out.push(c),
-        }
-    }
-    out
+    without_index(name, "<>")
 }
 
 /// The access of an ordinary field of a register with `access`.
@@ -525,11 +509,19 @@ fn path_of(
 
 /// A layout's name: the register's, without the index placeholder (`PMEVCNTR_EL0`).
 pub fn layout_name(register: &str) -> String {
+    without_index(register, "")
+}
+
+/// `name` with each `<index>` placeholder replaced by `with`.
+fn without_index(name: &str, with: &str) -> String {
     let mut out = String::new();
     let mut inside = false;
-    for c in register.chars() {
+    for c in name.chars() {
         match c {
-            '<' => inside = true,
+            '<' => {
+                inside = true;
+                out.push_str(with);
+            }
             '>' => inside = false,
             _ if !inside => out.push(c),
             _ => {}
@@ -665,7 +657,7 @@ fn views(
                 let s = if features.is_empty() {
                     "VIEW".to_string()
                 } else {
-                    sanitize(&features)
+                    super::sanitize(&features)
                 };
                 (c, s)
             }
@@ -731,7 +723,7 @@ fn view_suffix(cond: &Condition, fieldset: &Fieldset) -> String {
         return "E2H".into();
     }
     if let Some(name) = fieldset.name.as_deref().filter(|n| !n.is_empty()) {
-        return sanitize(name);
+        return super::sanitize(name);
     }
     // `(TTBCR.EAE == '1')` → `EAE1`; `(DBGBCR<n>_EL1.BT IN '001x')` → `BT001X`.
     let parts: Vec<&str> = text
@@ -744,8 +736,8 @@ fn view_suffix(cond: &Condition, fieldset: &Fieldset) -> String {
         if let Some((_, field)) = parts[k].rsplit_once('.') {
             if let (Some(op), Some(v)) = (parts.get(k + 1), parts.get(k + 2)) {
                 if matches!(*op, "==" | "IN") {
-                    out.push_str(&sanitize(field));
-                    out.push_str(&sanitize(v.trim_matches('\'')).to_uppercase());
+                    out.push_str(&super::sanitize(field));
+                    out.push_str(&super::sanitize(v.trim_matches('\'')).to_uppercase());
                     k += 3;
                     continue;
                 }
@@ -758,16 +750,4 @@ fn view_suffix(cond: &Condition, fieldset: &Fieldset) -> String {
     } else {
         out
     }
-}
-
-fn sanitize(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
