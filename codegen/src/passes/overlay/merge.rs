@@ -178,16 +178,7 @@ pub fn merge(mut data: Device, overlay: Device) -> (Device, Vec<Found>, Summary)
     // (arm-pmuv3's PMU_EXT32, which the PMU seeds' test compares with Arm's PMU block).
     data.blocks.clear();
     // Data layouts no register uses any more go; one whose name a native layout has is renamed.
-    let used: BTreeSet<String> = data
-        .sysregs
-        .iter()
-        .map(|r| r.layout.name.clone())
-        .chain(
-            data.blocks
-                .iter()
-                .flat_map(|b| b.registers.iter().map(|r| r.layout.name.clone())),
-        )
-        .collect();
+    let used: BTreeSet<String> = data.sysregs.iter().map(|r| r.layout.name.clone()).collect();
     data.layouts.retain(|l| used.contains(&l.name));
     let native: BTreeSet<String> = overlay.layouts.iter().map(|l| l.name.clone()).collect();
     let mut renames: HashMap<String, String> = HashMap::new();
@@ -199,11 +190,6 @@ pub fn merge(mut data: Device, overlay: Device) -> (Device, Vec<Found>, Summary)
         }
     }
     for reg in &mut data.sysregs {
-        if let Some(new) = renames.get(&reg.layout.name) {
-            reg.layout.name = new.clone();
-        }
-    }
-    for reg in data.blocks.iter_mut().flat_map(|b| b.registers.iter_mut()) {
         if let Some(new) = renames.get(&reg.layout.name) {
             reg.layout.name = new.clone();
         }
@@ -226,7 +212,6 @@ pub fn merge(mut data: Device, overlay: Device) -> (Device, Vec<Found>, Summary)
     };
     merged.layouts.extend(data.layouts);
     merged.sysregs.extend(data.sysregs);
-    merged.blocks.extend(data.blocks);
     merged.differences.clear();
     merged.canonicalize();
     (merged, found, summary)
