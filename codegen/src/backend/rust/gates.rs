@@ -39,6 +39,8 @@ pub(super) struct Gates {
     pub features: Vec<String>,
     /// The families of system registers behind a feature, after the blocks in `features`.
     pub families: Vec<String>,
+    /// Per system register of the device, its family's index in `features` (`sysreg_users`).
+    sysreg_users: Vec<Option<usize>>,
     /// Per block: the top-level block it is reached from (itself for a top-level one).
     pub tops: Vec<usize>,
     /// The layouts, grouped by the blocks that use them, in order of their first layout.
@@ -81,11 +83,8 @@ impl Gates {
         let own = block_features(device);
         let mut features: Vec<String> = tops.iter().map(|&t| own[t].clone()).collect();
         let families = families(device, &own);
-        let first_family = features.len();
         features.extend(families.iter().cloned());
-        let family_index = |r: &crate::ir::SysReg| {
-            family(r, &own).and_then(|f| families.iter().position(|x| *x == f))
-        };
+        let sysreg_users = sysreg_users(device);
         let index: HashMap<&str, usize> = device
             .layouts
             .iter()
@@ -95,15 +94,20 @@ impl Gates {
         // Per layout: the blocks using it, or `None` once something always compiled uses it.
         let mut users: Vec<Option<BTreeSet<usize>>> = vec![Some(BTreeSet::new()); index.len()];
         // A register of a family compiles its layout with the family's feature; any other, always.
-        for s in device.sysregs.iter().filter(|s| family_index(s).is_none()) {
+        for (s, _) in device
+            .sysregs
+            .iter()
+            .zip(&sysreg_users)
+            .filter(|(_, u)| u.is_none())
+        {
             if let Some(&i) = index.get(s.layout.name.as_str()) {
                 users[i] = None;
             }
         }
-        for s in &device.sysregs {
-            if let (Some(f), Some(&i)) = (family_index(s), index.get(s.layout.name.as_str())) {
+        for (s, user) in device.sysregs.iter().zip(&sysreg_users) {
+            if let (Some(u), Some(&i)) = (user, index.get(s.layout.name.as_str())) {
                 if let Some(set) = &mut users[i] {
-                    set.insert(first_family + f);
+                    set.insert(*u);
                 }
             }
         }
@@ -151,26 +155,20 @@ impl Gates {
             gating,
             features,
             families,
+            sysreg_users,
             tops,
             groups,
         }
     }
 
-    /// The attribute that compiles system register `reg` only with its family's feature, with
-    /// its line break; empty for a register always compiled, and without gating.
-    /// The condition register `reg` is compiled under, and its family's feature.
-    pub(super) fn sysreg_cfg(
-        &self,
-        reg: &crate::ir::SysReg,
-        device: &Device,
-    ) -> Option<(String, String)> {
+    /// The condition the device's system register `index` is compiled under, and its family's
+    /// feature; `None` for a register always compiled, and without gating.
+    pub(super) fn sysreg_cfg(&self, index: usize) -> Option<(String, String)> {
         if self.gating == Gating::None {
             return None;
         }
-        let f = family(reg, &block_features(device))?;
-        let k = self.families.iter().position(|x| *x == f)?;
-        let user = self.features.len() - self.families.len() + k;
-        Some((self.atom(user), f))
+        let user = (*self.sysreg_users.get(index)?)?;
+        Some((self.atom(user), self.features[user].clone()))
     }
 
     /// The top-level blocks, by index: those with a feature of their own.

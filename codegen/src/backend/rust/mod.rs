@@ -550,7 +550,7 @@ fn rest_of_crate(
             });
             Ok(())
         };
-    let cfg = |r: &crate::ir::SysReg| gates.sysreg_cfg(r, device);
+    let cfg = |i: usize| gates.sysreg_cfg(i);
     let a64 = sysreg::sysregs(device, State::AArch64, &cfg);
     if !a64.is_empty() {
         push(

@@ -11,21 +11,22 @@ use super::tokens::{ident, unsuffixed};
 use crate::ir::{Device, Layout, RegAccess, SysReg, SysRegPath};
 use crate::names::Case;
 
-/// Tokens for every system register of `device` in `state`; `cfg` gives the condition a
-/// register's items are compiled under (its family's feature), if any.
+/// Tokens for every system register of `device` in `state`; `cfg` gives the condition the
+/// register of that index is compiled under (its family's feature), if any.
 pub fn sysregs(
     device: &Device,
     state: State,
-    cfg: &dyn Fn(&SysReg) -> Option<(String, String)>,
+    cfg: &dyn Fn(usize) -> Option<(String, String)>,
 ) -> TokenStream {
     device
         .sysregs
         .iter()
-        .filter(|r| state_of(r.path) == state)
-        .filter_map(|r| {
+        .enumerate()
+        .filter(|(_, r)| state_of(r.path) == state)
+        .filter_map(|(i, r)| {
             let layout = device.layout(&r.layout.name)?;
             let tokens = sysreg(r, layout);
-            Some(match cfg(r) {
+            Some(match cfg(i) {
                 Some((condition, feature)) => gated(tokens, &condition, &feature),
                 None => tokens,
             })

@@ -93,7 +93,7 @@ fn emit(case: &str, device: &Device) -> String {
             (State::AArch64, "src/aarch64.rs"),
             (State::AArch32, "src/aarch32.rs"),
         ] {
-            let tokens = sysreg::sysregs(device, state, &|_| None);
+            let tokens = sysreg::sysregs(device, state, &|_: usize| None);
             if !tokens.is_empty() {
                 file(name, &format(tokens).expect("the system registers format"));
             }
