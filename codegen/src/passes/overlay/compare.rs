@@ -60,6 +60,7 @@ pub struct FieldDifference {
     pub ours: Option<usize>,
 }
 
+/// Reserved bits, or bits that read as zero and ignore writes: no named field.
 fn reserved(access: FieldAccess) -> bool {
     matches!(
         access,
@@ -67,20 +68,16 @@ fn reserved(access: FieldAccess) -> bool {
     )
 }
 
-fn mask(f: &Field) -> u128 {
-    let ones = if f.width >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << f.width) - 1
-    };
-    ones << f.lsb
+/// Both layouts are at most 64 bits wide (the frontend takes no wider fieldset).
+fn mask(f: &Field) -> u64 {
+    f.mask()
 }
 
 fn bits(f: &Field) -> String {
     if f.width == 1 {
         f.lsb.to_string()
     } else {
-        format!("{}:{}", f.lsb + f.width - 1, f.lsb)
+        format!("{}:{}", f.msb(), f.lsb)
     }
 }
 
@@ -197,7 +194,7 @@ pub fn layouts(ours: &Layout, theirs: &Layout) -> Vec<FieldDifference> {
         });
     }
     // RES1 bits of Arm's data must be RES1 here too.
-    let ours_res1: u128 = ours
+    let ours_res1: u64 = ours
         .fields
         .iter()
         .filter(|f| f.access == FieldAccess::Res1)
@@ -208,7 +205,7 @@ pub fn layouts(ours: &Layout, theirs: &Layout) -> Vec<FieldDifference> {
             continue;
         }
         let missing = mask(t) & !ours_res1;
-        let list: Vec<String> = (0..128)
+        let list: Vec<String> = (0..64)
             .rev()
             .filter(|b| missing >> b & 1 == 1)
             .map(|b| b.to_string())
@@ -231,7 +228,7 @@ pub fn layouts(ours: &Layout, theirs: &Layout) -> Vec<FieldDifference> {
 /// fields the description lacks.
 pub fn missing_fields<'a>(ours: &Layout, theirs: &'a Layout) -> Vec<&'a Field> {
     // Every bit the description gives a meaning, RES1 included; RES0 bits may take a field.
-    let named: u128 = ours
+    let named: u64 = ours
         .fields
         .iter()
         .filter(|f| f.access != FieldAccess::Res0)

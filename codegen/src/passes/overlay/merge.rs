@@ -220,15 +220,8 @@ pub fn merge(mut data: Device, overlay: Device) -> (Device, Vec<Found>, Summary)
 /// Adds the data's `fields` to a native layout, on bits it left reserved or undescribed: its
 /// RES0 ranges shrink to the bits still unnamed.
 fn add_fields(layout: &mut Layout, fields: Vec<Field>) {
-    let mask = |f: &Field| -> u128 {
-        let ones = if f.width >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << f.width) - 1
-        };
-        ones << f.lsb
-    };
-    let new: u128 = fields.iter().map(mask).fold(0, |a, b| a | b);
+    let mask = Field::mask;
+    let new: u64 = fields.iter().map(mask).fold(0, |a, b| a | b);
     let mut kept = Vec::new();
     for f in layout.fields.drain(..) {
         if f.access != FieldAccess::Res0 || mask(&f) & new == 0 {
